@@ -1,0 +1,192 @@
+# SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=bash
+#
+# Shared helpers for namespace tests. Source it, then call topo_create and run_test.
+#
+#   lan ---------- router ============ isp ---------- net
+#   lan0      lan1      wan0      isp0    isp1      net0
+#   192.168.100.2   .1  (plain: 100.64.0.1/30   .2)  198.51.100.1   .2
+#   fd00:100::2    ::1  (pppoe: no addresses; the     2001:db8:2::1  ::2
+#                        session gives 100.64.1.2 / .1)
+#
+# Every namespace name carries PXP_NS_PREFIX (unique per run) so that concurrent runs do not
+# collide; cleanup removes them all on exit, even after a failure.
+#
+# Result protocol: run_test prints "PASS name" or "FAIL name: reason"; skip_test prints
+# "SKIP name: why". The script's exit status is non-zero when anything failed.
+
+PXP_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+PXP_BIN=${PXP_BIN:-$PXP_ROOT/build/pppoe-xp}
+PXP_TOOLS=$PXP_ROOT/build/tests/tools
+PXP_NS_PREFIX=${PXP_NS_PREFIX:-pxp$$-}
+NS_LAN=${PXP_NS_PREFIX}lan
+NS_ROUTER=${PXP_NS_PREFIX}router
+NS_ISP=${PXP_NS_PREFIX}isp
+NS_NET=${PXP_NS_PREFIX}net
+
+PXP_FAILED=0
+PXP_FAIL_REASON=
+PXP_CLEANUP_HOOKS=()
+PXP_TMP=$(mktemp -d /tmp/pxp-test.XXXXXX)
+
+# Registers a command to run at cleanup, before the namespaces are removed (last in, first out).
+on_cleanup() {
+	PXP_CLEANUP_HOOKS+=("$*")
+}
+
+cleanup() {
+	local i ns
+	for ((i = ${#PXP_CLEANUP_HOOKS[@]} - 1; i >= 0; i--)); do
+		eval "${PXP_CLEANUP_HOOKS[i]}" >/dev/null 2>&1 || true
+	done
+	PXP_CLEANUP_HOOKS=()
+	for ns in $(ip netns list 2>/dev/null | awk '{print $1}' | grep "^${PXP_NS_PREFIX}"); do
+		ip netns pids "$ns" 2>/dev/null | xargs -r kill -9 2>/dev/null
+		ip netns del "$ns" 2>/dev/null
+	done
+	rm -rf "$PXP_TMP"
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+
+# Runs a command inside a namespace, with bpffs mounted there (pinning needs it).
+in_ns() {
+	local ns=$1
+	shift
+	ip netns exec "$ns" sh -c 'mountpoint -q /sys/fs/bpf || mount -t bpf bpf /sys/fs/bpf; exec "$@"' _ "$@"
+}
+
+# Inside a test function: record why it failed and return non-zero.
+fail() {
+	PXP_FAIL_REASON=$*
+	return 1
+}
+
+run_test() {
+	local name=$1 func=$2
+	PXP_FAIL_REASON=
+	if "$func"; then
+		echo "PASS $name"
+	else
+		echo "FAIL $name: ${PXP_FAIL_REASON:-$func returned non-zero}"
+		PXP_FAILED=1
+	fi
+}
+
+skip_test() {
+	echo "SKIP $1: $2"
+}
+
+# Exit status for the script: call last.
+tests_done() {
+	return $PXP_FAILED
+}
+
+# Polls until a command succeeds or the time runs out.
+wait_for() {
+	local limit=$1 i
+	shift
+	for ((i = 0; i < limit * 10; i++)); do
+		"$@" >/dev/null 2>&1 && return 0
+		sleep 0.1
+	done
+	return 1
+}
+
+# Prints the missing command names; succeeds when all are present.
+require_cmds() {
+	local c missing=
+	for c in "$@"; do
+		command -v "$c" >/dev/null 2>&1 || missing="$missing $c"
+	done
+	[ -z "$missing" ] || {
+		echo "$missing"
+		return 1
+	}
+}
+
+_veth() { # ns_a if_a ns_b if_b
+	ip link add "$2" netns "$1" type veth peer name "$4" netns "$3"
+	ip -n "$1" link set "$2" up
+	ip -n "$3" link set "$4" up
+}
+
+# Builds lan - router - isp - net. Mode "plain": routed Ethernet WAN with NAT (the ceiling);
+# mode "pppoe": the WAN link carries no addresses, a PPPoE session provides them.
+topo_create() {
+	local mode=${1:-plain} ns
+	for ns in "$NS_LAN" "$NS_ROUTER" "$NS_ISP" "$NS_NET"; do
+		ip netns add "$ns" || return 1
+		ip -n "$ns" link set lo up
+		ip netns exec "$ns" sysctl -qw net.ipv6.conf.all.accept_dad=0 net.ipv6.conf.default.accept_dad=0
+	done
+	_veth "$NS_LAN" lan0 "$NS_ROUTER" lan1 &&
+		_veth "$NS_ROUTER" wan0 "$NS_ISP" isp0 &&
+		_veth "$NS_ISP" isp1 "$NS_NET" net0 || return 1
+
+	ip -n "$NS_LAN" addr add 192.168.100.2/24 dev lan0
+	ip -n "$NS_LAN" addr add fd00:100::2/64 dev lan0 nodad
+	ip -n "$NS_LAN" route add default via 192.168.100.1
+	ip -n "$NS_LAN" -6 route add default via fd00:100::1
+	ip -n "$NS_ROUTER" addr add 192.168.100.1/24 dev lan1
+	ip -n "$NS_ROUTER" addr add fd00:100::1/64 dev lan1 nodad
+	ip -n "$NS_ISP" addr add 198.51.100.1/24 dev isp1
+	ip -n "$NS_ISP" addr add 2001:db8:2::1/64 dev isp1 nodad
+	ip -n "$NS_NET" addr add 198.51.100.2/24 dev net0
+	ip -n "$NS_NET" addr add 2001:db8:2::2/64 dev net0 nodad
+	ip -n "$NS_NET" route add default via 198.51.100.1
+	ip -n "$NS_NET" -6 route add default via 2001:db8:2::1
+	for ns in "$NS_ROUTER" "$NS_ISP"; do
+		ip netns exec "$ns" sysctl -qw net.ipv4.ip_forward=1 net.ipv6.conf.all.forwarding=1
+	done
+	# A real WAN wire carries MTU-sized frames: no TSO/GSO superpackets on it.
+	ip netns exec "$NS_ROUTER" ethtool -K wan0 tso off gso off >/dev/null 2>&1
+	ip netns exec "$NS_ISP" ethtool -K isp0 tso off gso off >/dev/null 2>&1
+
+	case $mode in
+	plain)
+		ip -n "$NS_ROUTER" addr add 100.64.0.1/30 dev wan0
+		ip -n "$NS_ISP" addr add 100.64.0.2/30 dev isp0
+		ip -n "$NS_ROUTER" route add default via 100.64.0.2
+		topo_nat_out wan0
+		# No NAT for IPv6: the ISP routes the LAN prefix to the router.
+		ip -n "$NS_ROUTER" addr add 2001:db8:1::1/64 dev wan0 nodad
+		ip -n "$NS_ISP" addr add 2001:db8:1::2/64 dev isp0 nodad
+		ip -n "$NS_ROUTER" -6 route add default via 2001:db8:1::2
+		ip -n "$NS_ISP" -6 route add fd00:100::/64 via 2001:db8:1::1
+		;;
+	pppoe) ;;
+	*)
+		echo "topo_create: unknown mode '$mode' (plain or pppoe)" >&2
+		return 1
+		;;
+	esac
+}
+
+# Masquerades what the router sends out of IFNAME, as a home router does on its WAN netdev.
+topo_nat_out() {
+	ip netns exec "$NS_ROUTER" nft -f - <<-EOF
+		table ip pxp_nat {
+			chain post {
+				type nat hook postrouting priority srcnat; policy accept;
+				oifname "$1" masquerade
+			}
+		}
+	EOF
+}
+
+# Starts an iperf3 server in NS (one-off servers are cheap and avoid port clashes).
+iperf_server() {
+	local ns=$1 port=${2:-5201}
+	ip netns exec "$ns" iperf3 -s -D -1 -p "$port" --logfile "$PXP_TMP/iperf-$ns-$port.log" || return 1
+	wait_for 5 ip netns exec "$ns" sh -c "ss -ltn | grep -q ':$port '"
+}
+
+# iperf_tcp NS_CLIENT NS_SERVER SERVER_IP [SECONDS] [extra iperf3 args...]: prints Mbit/s.
+iperf_tcp() {
+	local nsc=$1 nss=$2 ip=$3 secs=${4:-3} json
+	shift 4 2>/dev/null || shift $#
+	iperf_server "$nss" 5201 || return 1
+	json=$(ip netns exec "$nsc" iperf3 -c "$ip" -t "$secs" -J "$@" 2>/dev/null) || return 1
+	python3 -c 'import json,sys; d=json.load(sys.stdin); print("%.0f" % (d["end"]["sum_received"]["bits_per_second"]/1e6))' <<<"$json"
+}

@@ -1,0 +1,124 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Runs test tiers and counts their results. Every test program prints one line per case:
+#   PASS <name> | FAIL <name>: <reason> | SKIP <name>: <why>
+# A program that exits non-zero without a FAIL line, or that reports nothing, counts as a
+# failure of its own. Ends with the line "N passed, N failed, N skipped"; exits 1 on failure.
+#
+# usage: tests/run.sh TIER...   (format unit fuzz bpf netns interop)
+set -u
+cd "$(dirname "$0")/.." || exit 2
+
+O=${O:-build}
+FUZZ_SECONDS=${FUZZ_SECONDS:-5}
+LOG=$O/test-results.log
+mkdir -p "$O"
+: >"$LOG"
+passed=0 failed=0 skipped=0
+
+# run_one NAME TIMEOUT CMD...: run one test program and account for its lines.
+run_one() {
+	local name=$1 limit=$2 out rc fails lines
+	shift 2
+	out=$(mktemp)
+	timeout --kill-after=10 "$limit" "$@" >"$out" 2>"$out.err" </dev/null
+	rc=$?
+	grep -E '^(PASS|FAIL|SKIP) ' "$out" | tee -a "$LOG"
+	lines=$(grep -cE '^(PASS|FAIL|SKIP) ' "$out")
+	fails=$(grep -cE '^FAIL ' "$out")
+	passed=$((passed + $(grep -cE '^PASS ' "$out")))
+	skipped=$((skipped + $(grep -cE '^SKIP ' "$out")))
+	failed=$((failed + fails))
+	if [ "$rc" -ne 0 ] && [ "$fails" -eq 0 ]; then
+		local why="exited with status $rc"
+		[ "$rc" -eq 124 ] && why="timed out after ${limit}s"
+		echo "FAIL $name: $why without reporting a failure" | tee -a "$LOG"
+		failed=$((failed + 1))
+	elif [ "$lines" -eq 0 ]; then
+		echo "FAIL $name: reported no result" | tee -a "$LOG"
+		failed=$((failed + 1))
+	fi
+	if [ "$rc" -ne 0 ] || [ "$fails" -ne 0 ]; then
+		echo "---- output of $name (last 40 lines) ----"
+		tail -n 40 "$out" "$out.err"
+		echo "----"
+	fi
+	rm -f "$out" "$out.err"
+}
+
+tier_format() {
+	local bad
+	bad=$(clang-format --dry-run -Werror $(tests/format-files.sh) 2>&1 | grep -oE '^[^:]+\.[ch]' | sort -u | tr '\n' ' ')
+	if [ -z "$bad" ]; then
+		echo "PASS format/clang-format" | tee -a "$LOG"
+		passed=$((passed + 1))
+	else
+		echo "FAIL format/clang-format: not formatted (run make format): $bad" | tee -a "$LOG"
+		failed=$((failed + 1))
+	fi
+}
+
+tier_unit() {
+	local t
+	for t in "$O"/tests/unit/test_*; do
+		[ -x "$t" ] || continue
+		run_one "unit/$(basename "$t")" 300 "$t"
+	done
+}
+
+# Each harness runs for FUZZ_SECONDS from its seed corpus; a crash is a failure.
+tier_fuzz() {
+	local t name work
+	for t in "$O"/tests/fuzz/fuzz_*; do
+		[ -x "$t" ] || continue
+		name=$(basename "$t")
+		work=$(mktemp -d)
+		[ -d "tests/fuzz/corpus/$name" ] && cp -r "tests/fuzz/corpus/$name/." "$work/"
+		run_one "fuzz/$name" $((FUZZ_SECONDS + 120)) bash -c '
+			"$1" -max_total_time="$2" -rss_limit_mb=2048 -artifact_prefix="$3/" "$3" \
+				>"$3.log" 2>&1
+			rc=$?
+			if [ $rc -eq 0 ]; then echo "PASS fuzz/$4"
+			else echo "FAIL fuzz/$4: crashed (status $rc):"; tail -n 30 "$3.log"; fi
+			rm -f "$3.log"; exit $rc' _ "$t" "$FUZZ_SECONDS" "$work" "$name"
+		rm -rf "$work"
+	done
+}
+
+tier_bpf() {
+	local t
+	for t in "$O"/tests/bpf/test_*; do
+		[ -x "$t" ] || continue
+		run_one "bpf/$(basename "$t")" 300 "$t"
+	done
+}
+
+tier_netns() {
+	local t
+	for t in tests/netns/test_*.sh; do
+		[ -f "$t" ] || continue
+		run_one "netns/$(basename "$t" .sh)" 900 bash "$t"
+	done
+}
+
+tier_interop() {
+	local t
+	for t in tests/interop/test_*.sh; do
+		[ -f "$t" ] || continue
+		run_one "interop/$(basename "$t" .sh)" 1500 bash "$t"
+	done
+}
+
+for tier in "$@"; do
+	case $tier in
+	format | unit | fuzz | bpf | netns | interop) "tier_$tier" ;;
+	*)
+		echo "tests/run.sh: unknown tier '$tier' (format unit fuzz bpf netns interop)" >&2
+		exit 2
+		;;
+	esac
+done
+
+echo "$passed passed, $failed failed, $skipped skipped"
+[ "$failed" -eq 0 ]
