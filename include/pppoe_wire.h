@@ -8,52 +8,52 @@
 
 #include <linux/types.h>
 
-#define PXP_ETH_ALEN 6
-#define PXP_ETH_HLEN 14
+#define PXP_ETH_ALEN  6
+#define PXP_ETH_HLEN  14
 #define PXP_VLAN_HLEN 4
 
-#define PXP_ETH_P_IP 0x0800
-#define PXP_ETH_P_IPV6 0x86DD
-#define PXP_ETH_P_8021Q 0x8100
-#define PXP_ETH_P_8021AD 0x88A8
+#define PXP_ETH_P_IP	   0x0800
+#define PXP_ETH_P_IPV6	   0x86DD
+#define PXP_ETH_P_8021Q	   0x8100
+#define PXP_ETH_P_8021AD   0x88A8
 #define PXP_ETH_P_PPP_DISC 0x8863
-#define PXP_ETH_P_PPP_SES 0x8864
+#define PXP_ETH_P_PPP_SES  0x8864
 
 /* PPPoE version 1, type 1, packed into the first header byte. */
 #define PPPOE_VER_TYPE 0x11
 
 /* Discovery codes (RFC 2516 section 5). Code 0 is a session frame. */
 #define PPPOE_CODE_SESSION 0x00
-#define PPPOE_CODE_PADI 0x09
-#define PPPOE_CODE_PADO 0x07
-#define PPPOE_CODE_PADR 0x19
-#define PPPOE_CODE_PADS 0x65
-#define PPPOE_CODE_PADT 0xA7
+#define PPPOE_CODE_PADI	   0x09
+#define PPPOE_CODE_PADO	   0x07
+#define PPPOE_CODE_PADR	   0x19
+#define PPPOE_CODE_PADS	   0x65
+#define PPPOE_CODE_PADT	   0xA7
 
 /* Discovery tags (RFC 2516 appendix A, RFC 4638). */
-#define PPPOE_TAG_END_OF_LIST 0x0000
-#define PPPOE_TAG_SERVICE_NAME 0x0101
-#define PPPOE_TAG_AC_NAME 0x0102
-#define PPPOE_TAG_HOST_UNIQ 0x0103
-#define PPPOE_TAG_AC_COOKIE 0x0104
-#define PPPOE_TAG_VENDOR_SPECIFIC 0x0105
-#define PPPOE_TAG_RELAY_SESSION_ID 0x0110
-#define PPPOE_TAG_PPP_MAX_PAYLOAD 0x0120
+#define PPPOE_TAG_END_OF_LIST	     0x0000
+#define PPPOE_TAG_SERVICE_NAME	     0x0101
+#define PPPOE_TAG_AC_NAME	     0x0102
+#define PPPOE_TAG_HOST_UNIQ	     0x0103
+#define PPPOE_TAG_AC_COOKIE	     0x0104
+#define PPPOE_TAG_VENDOR_SPECIFIC    0x0105
+#define PPPOE_TAG_RELAY_SESSION_ID   0x0110
+#define PPPOE_TAG_PPP_MAX_PAYLOAD    0x0120
 #define PPPOE_TAG_SERVICE_NAME_ERROR 0x0201
-#define PPPOE_TAG_AC_SYSTEM_ERROR 0x0202
-#define PPPOE_TAG_GENERIC_ERROR 0x0203
+#define PPPOE_TAG_AC_SYSTEM_ERROR    0x0202
+#define PPPOE_TAG_GENERIC_ERROR	     0x0203
 
 /* PPP protocol numbers carried in session frames. */
-#define PPP_PROTO_IPV4 0x0021
-#define PPP_PROTO_IPV6 0x0057
-#define PPP_PROTO_IPCP 0x8021
+#define PPP_PROTO_IPV4	 0x0021
+#define PPP_PROTO_IPV6	 0x0057
+#define PPP_PROTO_IPCP	 0x8021
 #define PPP_PROTO_IPV6CP 0x8057
-#define PPP_PROTO_LCP 0xC021
-#define PPP_PROTO_PAP 0xC023
-#define PPP_PROTO_CHAP 0xC223
+#define PPP_PROTO_LCP	 0xC021
+#define PPP_PROTO_PAP	 0xC023
+#define PPP_PROTO_CHAP	 0xC223
 
 /* The largest PPPoE payload on a 1500-byte Ethernet MTU: 1500 - 6 (PPPoE) - 2 (PPP). */
-#define PPPOE_DEFAULT_MRU 1492
+#define PPPOE_DEFAULT_MRU      1492
 /* PPPoE header plus the PPP protocol field: what a session frame adds to an IP packet. */
 #define PPPOE_SESSION_OVERHEAD 8
 
