@@ -15,6 +15,8 @@
 
 .DELETE_ON_ERROR:
 .SUFFIXES:
+# Keep intermediate objects: a second make with nothing changed must do nothing.
+.SECONDARY:
 .DEFAULT_GOAL := all
 
 V ?= 0
