@@ -1,0 +1,429 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# The control plane end to end: our client against our access concentrator, in namespaces.
+#
+#   lan ---------- router ================ isp ---------- net
+#   lan0      lan1      wan0    PPPoE    isp0     isp1      net0
+#                       pxp0 100.64.1.2  pxs<N> 100.64.1.1
+#                       (pppoe-xp up)    (pppoe-xp server)
+#
+# Cases: PAP, CHAP and MS-CHAPv2 sessions with traffic through them; a wrong password; no AC;
+# status --json; `down`; the AC's PADT; echo failure when the AC freezes; the adaptive
+# keepalive; --persist across a server restart; kill -9 and restart (stale-session PADT);
+# IPv6CP; 802.1Q; the generic and AF_XDP data paths; SIGINT in the foreground; a PADI
+# flood; bad command lines. Measures the PADI -> IPCP set-up time (median of 5) and the client
+# daemon's RSS. Name cases as arguments to run only those: test_session.sh pap vlan
+PXP_NS_PREFIX=pxc$$-
+. "$(dirname "$0")/lib.sh"
+
+B=$PXP_BIN
+RUN_C=$PXP_TMP/run-client
+RUN_S=$PXP_TMP/run-server
+SECRETS=$PXP_TMP/secrets
+SETUP_TARGET_MS=100
+RSS_TARGET_KB=8192
+
+client() { in_ns "$NS_ROUTER" env PPPOE_XP_RUN_DIR="$RUN_C" "$B" "$@"; }
+server() { in_ns "$NS_ISP" env PPPOE_XP_RUN_DIR="$RUN_S" "$B" "$@"; }
+
+# status_get ROLE KEY: a top-level field of `status` (ROLE client or server). The text form
+# is read with awk: python3 start-up alone takes seconds on a loaded machine.
+status_get() {
+	if [ "$1" = client ]; then client status wan0; else server status isp0; fi |
+		awk -v key="$2" -F': ' '$1 == key { print $2; exit }'
+}
+
+start_server() { # AUTH [extra args]
+	local auth=$1
+	shift
+	server server isp0 --local 100.64.1.1 --pool 100.64.1.0/24 --auth "$auth" \
+		--secrets "$SECRETS" --ac-name pxc-ac --dns 198.51.100.53 --keepalive "1 3" "$@" \
+		>"$PXP_TMP/server.out" 2>&1 || {
+		fail "server did not start: $(cat "$PXP_TMP/server.out")"
+		return 1
+	}
+}
+
+client_up() { # [extra args]
+	client up wan0 --user alice --password secret1 --defaultroute --usepeerdns \
+		--keepalive "1 3" "$@" >"$PXP_TMP/client.out" 2>&1
+}
+
+client_is_up() { [ "$(status_get client state 2>/dev/null)" = up ]; }
+client_gone() { ! client status wan0 >/dev/null 2>&1; }
+server_sessions_are() { [ "$(status_get server session_count 2>/dev/null)" = "$1" ]; }
+
+# Ends whatever a test left running, gracefully first.
+reset() {
+	client down wan0 >/dev/null 2>&1
+	server down isp0 >/dev/null 2>&1
+	for ns in "$NS_ROUTER" "$NS_ISP"; do
+		ip netns pids "$ns" 2>/dev/null | xargs -r kill -CONT 2>/dev/null
+		ip netns pids "$ns" 2>/dev/null | xargs -r kill -9 2>/dev/null
+	done
+	sleep 0.2
+	return 0
+}
+
+session_with_traffic() { # AUTH
+	reset
+	start_server "$1" || return 1
+	client_up || fail "up failed (exit $?): $(cat "$PXP_TMP/client.out")" || return 1
+	in_ns "$NS_ROUTER" ping -c 2 -W 2 -i 0.2 100.64.1.1 >/dev/null ||
+		fail "router cannot ping the AC through the session" || return 1
+	topo_nat_out pxp0
+	in_ns "$NS_LAN" ping -c 2 -W 2 -i 0.2 198.51.100.2 >/dev/null ||
+		fail "lan cannot reach net through the session (NAT on pxp0)" || return 1
+	[ "$(status_get server session_count)" = 1 ] || fail "server does not list one session"
+}
+
+test_pap() { session_with_traffic pap; }
+test_chap() { session_with_traffic chap; }
+test_mschapv2() { session_with_traffic mschapv2; }
+
+test_wrong_password() {
+	local rc
+	reset
+	start_server chap || return 1
+	client up wan0 --user alice --password wrong >"$PXP_TMP/client.out" 2>&1
+	rc=$?
+	[ $rc -eq 19 ] || fail "exit $rc, want 19: $(cat "$PXP_TMP/client.out")" || return 1
+	grep -qi authentication "$PXP_TMP/client.out" ||
+		fail "message does not name the cause: $(cat "$PXP_TMP/client.out")" || return 1
+	wait_for 3 client_gone || fail "the daemon stayed after the failure"
+}
+
+test_no_pado() {
+	local rc
+	reset
+	client up wan0 --padi-attempts 2 --padi-timeout 1 >"$PXP_TMP/client.out" 2>&1
+	rc=$?
+	[ $rc -eq 8 ] || fail "exit $rc with no AC, want 8: $(cat "$PXP_TMP/client.out")" || return 1
+	grep -q PADO "$PXP_TMP/client.out" || fail "message does not name the cause: $(cat "$PXP_TMP/client.out")"
+}
+
+test_status_json() {
+	local json
+	reset
+	start_server pap || return 1
+	client_up || fail "up failed: $(cat "$PXP_TMP/client.out")" || return 1
+	json=$(client status wan0 --json) || fail "status --json failed" || return 1
+	python3 -m json.tool <<<"$json" >/dev/null || fail "not JSON: $json" || return 1
+	python3 - "$json" <<-'EOF' || fail "missing or wrong fields in $json" || return 1
+		import json, sys
+		s = json.loads(sys.argv[1])
+		for key in ("state", "session_id", "ac_name", "ac_mac", "local_ip", "peer_ip", "dns",
+		            "mtu", "uptime_s", "echo", "datapath"):
+		    assert key in s, key
+		assert s["state"] == "up" and s["ac_name"] == "pxc-ac", s
+		assert s["local_ip"] == "100.64.1.2" and s["peer_ip"] == "100.64.1.1", s
+		assert s["dns"] == ["198.51.100.53"], s
+		assert 0 < s["session_id"] < 65535 and s["mtu"] == 1492, s
+		assert {"sent", "replies", "missed"} <= set(s["echo"]), s
+		assert s["datapath"]["attached"] and s["datapath"]["mode"], s
+	EOF
+	grep -q 'nameserver 198.51.100.53' "$RUN_C/wan0.resolv.conf" ||
+		fail "usepeerdns did not write $RUN_C/wan0.resolv.conf" || return 1
+	server status isp0 --json | python3 -m json.tool >/dev/null || fail "server status is not JSON"
+}
+
+test_down() {
+	local rc
+	reset
+	start_server pap || return 1
+	client_up || fail "up failed: $(cat "$PXP_TMP/client.out")" || return 1
+	client down wan0
+	rc=$?
+	[ $rc -eq 0 ] || fail "down exited $rc" || return 1
+	client_gone || fail "daemon still answers after down" || return 1
+	in_ns "$NS_ROUTER" ip link show pxp0 >/dev/null 2>&1 && fail "pxp0 left behind" && return 1
+	[ ! -e "$RUN_C/wan0.session" ] || fail "session record left behind" || return 1
+	wait_for 3 server_sessions_are 0 || fail "server still holds the session"
+}
+
+# The AC's PADT (sent by hand, as another AC implementation would) ends the session.
+test_server_padt() {
+	local pid rc sid ac_mac cl_mac
+	reset
+	start_server pap || return 1
+	client_up --foreground >"$PXP_TMP/fg.out" 2>&1 &
+	pid=$!
+	wait_for 5 client_is_up || fail "session did not come up" || return 1
+	sid=$(status_get client session_id)
+	ac_mac=$(status_get client ac_mac)
+	cl_mac=$(status_get client local_mac)
+	in_ns "$NS_ISP" python3 - "$sid" "$ac_mac" "$cl_mac" <<-'EOF' || fail "could not send a PADT" || return 1
+		import socket, struct, sys
+		sid, src, dst = int(sys.argv[1]), bytes.fromhex(sys.argv[2].replace(":", "")), bytes.fromhex(sys.argv[3].replace(":", ""))
+		s = socket.socket(socket.AF_PACKET, socket.SOCK_RAW)
+		s.bind(("isp0", 0))
+		s.send(dst + src + struct.pack("!HBBHH", 0x8863, 0x11, 0xA7, sid, 0))
+	EOF
+	wait $pid
+	rc=$?
+	[ $rc -eq 16 ] || fail "client exited $rc after the PADT, want 16: $(tail -3 "$PXP_TMP/fg.out")"
+}
+
+test_echo_failure() {
+	local pid rc spid
+	reset
+	start_server pap || return 1
+	spid=$(status_get server pid)
+	client_up --foreground >"$PXP_TMP/fg.out" 2>&1 &
+	pid=$!
+	wait_for 5 client_is_up || fail "session did not come up" || return 1
+	kill -STOP "$spid"
+	# keepalive "1 3": dead after about 4 s.
+	(sleep 10; kill "$pid" 2>/dev/null) &
+	wait $pid
+	rc=$?
+	kill -CONT "$spid"
+	[ $rc -eq 15 ] || fail "client exited $rc when the AC froze, want 15: $(tail -3 "$PXP_TMP/fg.out")"
+}
+
+echo_sent() { client status wan0 | awk -F': ' '$1 == "  sent" { print $2; exit }'; }
+
+# While data arrives, the adaptive keepalive sends (almost) no Echo-Request.
+test_keepalive_adaptive() {
+	local before after
+	reset
+	start_server pap || return 1
+	client_up --keepalive-adaptive || fail "up failed: $(cat "$PXP_TMP/client.out")" || return 1
+	before=$(echo_sent)
+	in_ns "$NS_ROUTER" ping -c 20 -i 0.2 -W 1 100.64.1.1 >/dev/null || fail "ping failed" || return 1
+	after=$(echo_sent)
+	[ $((after - before)) -le 1 ] || fail "$((after - before)) Echo-Requests in 4 s of traffic (keepalive 1 s)"
+}
+
+test_persist() {
+	local holdoff=1
+	reset
+	start_server pap || return 1
+	client_up --persist --holdoff $holdoff || fail "up failed: $(cat "$PXP_TMP/client.out")" || return 1
+	server down isp0 || fail "server down failed" || return 1
+	start_server pap || return 1
+	wait_for $((holdoff + 5)) client_is_up || fail "not back up within holdoff + 5 s" || return 1
+	[ "$(status_get client sessions)" = 2 ] || fail "expected a second session"
+}
+
+# The AC crashes (no Terminate, no PADT) and comes back: the keepalive notices, and
+# --persist brings the session back.
+test_persist_after_crash() {
+	reset
+	start_server pap || return 1
+	client_up --persist --holdoff 1 || fail "up failed: $(cat "$PXP_TMP/client.out")" || return 1
+	kill -9 "$(status_get server pid)"
+	start_server pap || return 1
+	# keepalive "1 3": about 4 s to notice, up to 6 s of Terminate retries, holdoff 1 s.
+	wait_for 20 sh -c "[ \"\$(env PPPOE_XP_RUN_DIR=$RUN_C ip netns exec $NS_ROUTER $B status wan0 | awk -F': ' '\$1==\"sessions\" {print \$2}')\" = 2 ]" ||
+		fail "no second session within 20 s: $(status_get client last_error)" || return 1
+	wait_for 5 client_is_up || fail "second session not up" || return 1
+	in_ns "$NS_ROUTER" ping -c 1 -W 2 100.64.1.1 >/dev/null || fail "no traffic after the AC restart"
+}
+
+test_kill9_restart() {
+	local pid sid t0 t1
+	reset
+	start_server pap || return 1
+	client_up || fail "up failed: $(cat "$PXP_TMP/client.out")" || return 1
+	pid=$(status_get client pid)
+	sid=$(status_get client session_id)
+	kill -9 "$pid"
+	t0=$(date +%s%N)
+	client_up || fail "restart failed: $(cat "$PXP_TMP/client.out")" || return 1
+	t1=$(date +%s%N)
+	[ $(((t1 - t0) / 1000000)) -lt 3000 ] || fail "restart took $(((t1 - t0) / 1000000)) ms" || return 1
+	# The stale-session PADT made the AC drop the old session: only the new one is left.
+	wait_for 3 server_sessions_are 1 ||
+		fail "the AC still holds the stale session $sid" || return 1
+	in_ns "$NS_ROUTER" ping -c 1 -W 2 100.64.1.1 >/dev/null || fail "no traffic after the restart"
+}
+
+test_ipv6() {
+	local peer
+	reset
+	start_server pap --ipv6 || return 1
+	client_up --ipv6 || fail "up failed: $(cat "$PXP_TMP/client.out")" || return 1
+	wait_for 5 sh -c "[ \"\$(env PPPOE_XP_RUN_DIR=$RUN_C ip netns exec $NS_ROUTER $B status wan0 | awk -F': ' '\$1==\"ipv6cp\" {print \$2}')\" = Opened ]" ||
+		fail "IPv6CP did not open" || return 1
+	peer=$(status_get client ipv6_peer)
+	case $peer in fe80::*) ;; *) fail "no peer link-local address: '$peer'" || return 1 ;; esac
+	in_ns "$NS_ROUTER" ip -6 addr show dev pxp0 | grep -q "$(status_get client ipv6_local)/64" ||
+		fail "pxp0 lacks the IPv6CP link-local address" || return 1
+	in_ns "$NS_ROUTER" ping -6 -c 2 -W 2 -i 0.2 "$peer%pxp0" >/dev/null ||
+		fail "cannot ping the AC's link-local address through the session"
+}
+
+# SIGINT on a --foreground client: LCP Terminate, PADT, exit 5, the AC lets go.
+test_foreground_sigint() {
+	local pid rc
+	reset
+	start_server pap || return 1
+	client_up --foreground >"$PXP_TMP/fg.out" 2>&1 &
+	pid=$!
+	wait_for 5 client_is_up || fail "session did not come up" || return 1
+	kill -INT "$(status_get client pid)"
+	wait $pid
+	rc=$?
+	[ $rc -eq 5 ] || fail "exit $rc after SIGINT, want 5" || return 1
+	wait_for 3 server_sessions_are 0 || fail "the AC still holds the session" || return 1
+	in_ns "$NS_ROUTER" ip link show pxp0 >/dev/null 2>&1 && fail "pxp0 left behind"
+	return 0
+}
+
+# A PADI flood from random MACs: the AC rate-limits, keeps running and still serves.
+test_padi_flood() {
+	local limited
+	reset
+	start_server pap || return 1
+	in_ns "$NS_ROUTER" python3 - <<-'EOF' || fail "flood did not run" || return 1
+		import os, socket, struct, time
+		s = socket.socket(socket.AF_PACKET, socket.SOCK_RAW)
+		s.bind(("wan0", 0))
+		tag = struct.pack("!HH", 0x0101, 0)
+		end = time.time() + 2
+		while time.time() < end:
+		    src = bytes([0x02]) + os.urandom(5)
+		    s.send(b"\xff" * 6 + src + struct.pack("!HBBHH", 0x8863, 0x11, 0x09, 0, len(tag)) + tag)
+	EOF
+	limited=$(server status isp0 | awk -F': ' '$1 == "    rate-limit" { print $2 }')
+	[ "${limited:-0}" -gt 0 ] || fail "no PADI was rate-limited" || return 1
+	sleep 1
+	client_up || fail "no session after the flood: $(cat "$PXP_TMP/client.out")" || return 1
+	echo "# PADI flood: ${limited} frames rate-limited"
+}
+
+# 802.1Q on the wire (the kernel here has no VLAN devices: tags are ours end to end).
+test_vlan() {
+	local dump
+	reset
+	start_server pap --vlan 7 || return 1
+	# Discovery frames: sent by the daemon, so they carry --vlan-pcp (the data path's
+	# frames carry priority 0).
+	in_ns "$NS_ISP" timeout 8 tcpdump -nei isp0 -c 1 'vlan 7 and ether proto 0x8863' \
+		>"$PXP_TMP/vlan.txt" 2>/dev/null &
+	dump=$!
+	sleep 1
+	client_up --vlan 7 --vlan-pcp 3 || fail "up failed: $(cat "$PXP_TMP/client.out")" || return 1
+	in_ns "$NS_ROUTER" ping -c 2 -W 2 -i 0.2 100.64.1.1 >/dev/null ||
+		fail "no traffic through the tagged session" || return 1
+	wait $dump
+	grep -q 'vlan 7, p 3' "$PXP_TMP/vlan.txt" ||
+		fail "no tagged discovery frame seen: $(cat "$PXP_TMP/vlan.txt")"
+}
+
+# The same session over each data path mode the client can ask for.
+# Both ends in the same mode: a native XDP redirect into a veth whose peer runs only a
+# generic program is dropped by the kernel (see DESIGN.md).
+session_in_mode() { # MODE
+	local mode
+	reset
+	start_server pap --mode "$1" || return 1
+	client_up --mode "$1" || fail "up --mode $1 failed: $(cat "$PXP_TMP/client.out")" || return 1
+	mode=$(client status wan0 | awk -F': ' '$1 == "  mode" { print $2; exit }')
+	[ "$mode" = "$1" ] || fail "data path mode is '$mode'" || return 1
+	in_ns "$NS_ROUTER" ping -c 3 -W 2 -i 0.2 100.64.1.1 >/dev/null ||
+		fail "no traffic through the session in $1 mode"
+}
+
+test_mode_generic() { session_in_mode generic; }
+test_mode_afxdp() { session_in_mode afxdp; }
+
+test_bad_cmdline() {
+	local rc
+	"$B" up wan0 --mtu 99999 >"$PXP_TMP/bad.out" 2>&1
+	rc=$?
+	[ $rc -eq 2 ] && grep -q 99999 "$PXP_TMP/bad.out" ||
+		fail "--mtu 99999: exit $rc, $(cat "$PXP_TMP/bad.out")" || return 1
+	"$B" up wan0 --keepalive "x 3" >"$PXP_TMP/bad.out" 2>&1
+	rc=$?
+	[ $rc -eq 2 ] && grep -q '"\?x 3' "$PXP_TMP/bad.out" ||
+		fail "--keepalive: exit $rc, $(cat "$PXP_TMP/bad.out")" || return 1
+	"$B" server isp0 --local 100.64.1.1 --pool 100.64.1.0/40 >"$PXP_TMP/bad.out" 2>&1
+	rc=$?
+	[ $rc -eq 2 ] && grep -q '100.64.1.0/40' "$PXP_TMP/bad.out" ||
+		fail "--pool: exit $rc, $(cat "$PXP_TMP/bad.out")" || return 1
+	"$B" frobnicate >"$PXP_TMP/bad.out" 2>&1
+	rc=$?
+	[ $rc -eq 2 ] && grep -q frobnicate "$PXP_TMP/bad.out" ||
+		fail "unknown command: exit $rc, $(cat "$PXP_TMP/bad.out")"
+}
+
+test_setup_time() {
+	local i ms all=() median
+	reset
+	start_server pap || return 1
+	for i in 1 2 3 4 5; do
+		client_up || fail "up failed: $(cat "$PXP_TMP/client.out")" || return 1
+		ms=$(status_get client setup_ms)
+		all+=("$ms")
+		client down wan0 || fail "down failed" || return 1
+	done
+	median=$(printf '%s\n' "${all[@]}" | sort -n | sed -n 3p)
+	echo "# setup PADI->IPCP open: median ${median} ms of ${all[*]} (target < ${SETUP_TARGET_MS})"
+	[ "$median" -lt $SETUP_TARGET_MS ] || fail "median set-up ${median} ms (${all[*]})"
+}
+
+test_rss() {
+	local pid rss
+	reset
+	start_server pap || return 1
+	client_up || fail "up failed: $(cat "$PXP_TMP/client.out")" || return 1
+	pid=$(status_get client pid)
+	rss=$(awk '/^VmRSS/ {print $2}' "/proc/$pid/status")
+	echo "# client daemon RSS ${rss} kB (target < ${RSS_TARGET_KB})"
+	[ "$rss" -lt $RSS_TARGET_KB ] || fail "client daemon RSS ${rss} kB"
+}
+
+# Cases named on the command line run alone: test_session.sh pap vlan
+ONLY=" $* "
+case_() { # NAME FUNC
+	[ "$ONLY" = "  " ] || [[ $ONLY == *" ${1#session/} "* ]] || return 0
+	run_test "$1" "$2"
+}
+
+missing=$(require_cmds ip ping nft python3) || {
+	skip_test session "missing commands:$missing (make deps installs them)"
+	exit 0
+}
+[ -x "$B" ] || {
+	echo "FAIL session/build: $B is missing (run make)"
+	exit 1
+}
+topo_create pppoe || {
+	echo "FAIL session/topology: could not build the topology"
+	exit 1
+}
+mkdir -p "$RUN_C" "$RUN_S"
+printf 'alice * secret1 *\n' >"$SECRETS"
+chmod 600 "$SECRETS"
+on_cleanup reset
+
+case_ session/bad_cmdline test_bad_cmdline
+case_ session/pap test_pap
+case_ session/chap test_chap
+case_ session/mschapv2 test_mschapv2
+case_ session/wrong_password test_wrong_password
+case_ session/no_pado test_no_pado
+case_ session/status_json test_status_json
+case_ session/down test_down
+case_ session/server_padt test_server_padt
+case_ session/echo_failure test_echo_failure
+case_ session/keepalive_adaptive test_keepalive_adaptive
+case_ session/persist test_persist
+case_ session/persist_after_crash test_persist_after_crash
+case_ session/kill9_restart test_kill9_restart
+case_ session/ipv6 test_ipv6
+if command -v tcpdump >/dev/null; then
+	case_ session/vlan test_vlan
+else
+	skip_test session/vlan "tcpdump is missing (make deps installs it)"
+fi
+case_ session/mode_generic test_mode_generic
+case_ session/mode_afxdp test_mode_afxdp
+case_ session/foreground_sigint test_foreground_sigint
+case_ session/padi_flood test_padi_flood
+case_ session/setup_time test_setup_time
+case_ session/rss test_rss
+tests_done

@@ -1,0 +1,198 @@
+// SPDX-License-Identifier: GPL-2.0
+/* The daemon's command-line parsing: values, defaults and the rejections. */
+#include <arpa/inet.h>
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "check.h"
+#include "config.h"
+
+#define ARGC(a) ((int)(sizeof(a) / sizeof((a)[0])) - 1)
+
+TEST(up_options_after_iface)
+{
+	char pw[] = "s3cret";
+	char *argv[] = { "up",
+			 "eth0",
+			 "--user",
+			 "alice",
+			 "--password",
+			 pw,
+			 "--mtu",
+			 "1480",
+			 "--keepalive",
+			 "5 4",
+			 "--persist",
+			 "--maxfail",
+			 "0",
+			 "--holdoff",
+			 "2",
+			 "--vlan",
+			 "7",
+			 "--vlan-pcp",
+			 "3",
+			 "--ac-mac",
+			 "02:00:00:00:00:0a",
+			 "--host-uniq",
+			 "0xa1b2",
+			 "--mode",
+			 "generic",
+			 "--defaultroute",
+			 NULL };
+	struct up_options o;
+
+	CHECK_EQ(config_parse_up(ARGC(argv), argv, &o), 0);
+	CHECK(!strcmp(o.iface, "eth0"));
+	CHECK(!strcmp(o.user, "alice"));
+	CHECK_EQ(o.password_len, 6);
+	CHECK_MEM(o.password, "s3cret", 6);
+	/* The password no longer shows in the process's command line. */
+	CHECK_EQ(pw[0], 0);
+	CHECK_EQ(o.mtu, 1480);
+	CHECK_EQ(o.keepalive_interval_s, 5);
+	CHECK_EQ(o.keepalive_failures, 4);
+	CHECK(o.persist && o.defaultroute && !o.usepeerdns);
+	CHECK_EQ(o.maxfail, 0);
+	CHECK_EQ(o.holdoff_s, 2);
+	CHECK_EQ(o.vlan_id, 7);
+	CHECK_EQ(o.vlan_pcp, 3);
+	CHECK(o.match_ac_mac);
+	CHECK_EQ(o.ac_mac[5], 0x0a);
+	CHECK_EQ(o.host_uniq_len, 2);
+	CHECK_EQ(o.host_uniq[1], 0xb2);
+	CHECK_EQ(o.mode, PXP_DP_GENERIC);
+	CHECK(!strcmp(o.ifname, "pxp0"));
+	up_options_wipe(&o);
+	CHECK_EQ(o.password[0], 0);
+}
+
+TEST(up_defaults)
+{
+	char *argv[] = { "up", "wan", NULL };
+	struct up_options o;
+
+	CHECK_EQ(config_parse_up(ARGC(argv), argv, &o), 0);
+	CHECK_EQ(o.keepalive_interval_s, PXP_DEFAULT_KEEPALIVE_INTERVAL_S);
+	CHECK_EQ(o.maxfail, PXP_DEFAULT_MAXFAIL);
+	CHECK_EQ(o.mtu, 0);
+	CHECK_EQ(o.vlan_id, 0);
+	CHECK(strstr(o.resolv_file, "/wan.resolv.conf") != NULL);
+}
+
+static int parse_up(char **argv, int argc)
+{
+	struct up_options o;
+
+	return config_parse_up(argc, argv, &o);
+}
+
+TEST(up_rejections)
+{
+	char *no_iface[] = { "up", "--persist", NULL };
+	char *two_ifaces[] = { "up", "eth0", "eth1", NULL };
+	char *mtu[] = { "up", "eth0", "--mtu", "1600x", NULL };
+	char *mtu_small[] = { "up", "eth0", "--mtu", "100", NULL };
+	char *vlan[] = { "up", "eth0", "--vlan", "4095", NULL };
+	char *pcp[] = { "up", "eth0", "--vlan-pcp", "2", NULL };
+	char *mac[] = { "up", "eth0", "--ac-mac", "02:00:00:00:00", NULL };
+	char *uniq[] = { "up", "eth0", "--host-uniq", "abc", NULL };
+	char *keepalive[] = { "up", "eth0", "--keepalive", "5 x", NULL };
+	char *mode[] = { "up", "eth0", "--mode", "turbo", NULL };
+	char *same[] = { "up", "pxp0", NULL };
+	char *unknown[] = { "up", "eth0", "--bogus", NULL };
+	char *long_ifname[] = { "up", "eth0", "--ifname", "abcdefghijklmnopq", NULL };
+
+	CHECK_EQ(parse_up(no_iface, ARGC(no_iface)), -EINVAL);
+	CHECK_EQ(parse_up(two_ifaces, ARGC(two_ifaces)), -EINVAL);
+	CHECK_EQ(parse_up(mtu, ARGC(mtu)), -EINVAL);
+	CHECK_EQ(parse_up(mtu_small, ARGC(mtu_small)), -EINVAL);
+	CHECK_EQ(parse_up(vlan, ARGC(vlan)), -EINVAL);
+	CHECK_EQ(parse_up(pcp, ARGC(pcp)), -EINVAL);
+	CHECK_EQ(parse_up(mac, ARGC(mac)), -EINVAL);
+	CHECK_EQ(parse_up(uniq, ARGC(uniq)), -EINVAL);
+	CHECK_EQ(parse_up(keepalive, ARGC(keepalive)), -EINVAL);
+	CHECK_EQ(parse_up(mode, ARGC(mode)), -EINVAL);
+	CHECK_EQ(parse_up(same, ARGC(same)), -EINVAL);
+	CHECK_EQ(parse_up(unknown, ARGC(unknown)), -EINVAL);
+	CHECK_EQ(parse_up(long_ifname, ARGC(long_ifname)), -EINVAL);
+}
+
+TEST(server_pool_skips_local_and_ends)
+{
+	char *argv[] = { "server",	  "isp0",     "--local", "100.64.1.1", "--pool",
+			 "100.64.1.0/29", "--dns",    "9.9.9.9", "--dns",      "1.1.1.1",
+			 "--auth",	  "mschapv2", NULL };
+	struct server_options o;
+
+	CHECK_EQ(config_parse_server(ARGC(argv), argv, &o), 0);
+	/* .0 is the network, .7 the broadcast, .1 our own address. */
+	CHECK_EQ(o.pool_first, ntohl(inet_addr("100.64.1.2")));
+	CHECK_EQ(o.pool_last, ntohl(inet_addr("100.64.1.6")));
+	CHECK_EQ(o.auth, PPP_AUTH_MSCHAPV2);
+	CHECK_EQ(o.dns[0], inet_addr("9.9.9.9"));
+	CHECK_EQ(o.dns[1], inet_addr("1.1.1.1"));
+	CHECK(!strcmp(o.secrets_file, "/etc/ppp/chap-secrets"));
+}
+
+TEST(server_rejections)
+{
+	char *no_local[] = { "server", "isp0", "--pool", "10.0.0.0/24", NULL };
+	char *host_bits[] = {
+		"server", "isp0", "--local", "10.0.0.1", "--pool", "10.0.0.1/24", NULL
+	};
+	char *tiny[] = { "server", "isp0", "--local", "10.0.0.1", "--pool", "10.0.0.0/31", NULL };
+	char *dns3[] = { "server",	"isp0",	   "--local", "10.0.0.1", "--pool",
+			 "10.0.0.0/24", "--dns",   "1.1.1.1", "--dns",	  "1.0.0.1",
+			 "--dns",	"8.8.8.8", NULL };
+	char *auth[] = { "server",	"isp0",	  "--local", "10.0.0.1", "--pool",
+			 "10.0.0.0/24", "--auth", "eap",     NULL };
+	struct server_options o;
+
+	CHECK_EQ(config_parse_server(ARGC(no_local), no_local, &o), -EINVAL);
+	CHECK_EQ(config_parse_server(ARGC(host_bits), host_bits, &o), -EINVAL);
+	CHECK_EQ(config_parse_server(ARGC(tiny), tiny, &o), -EINVAL);
+	CHECK_EQ(config_parse_server(ARGC(dns3), dns3, &o), -EINVAL);
+	CHECK_EQ(config_parse_server(ARGC(auth), auth, &o), -EINVAL);
+}
+
+TEST(small_parsers)
+{
+	uint8_t mac[6], hex[4];
+	unsigned int v, prefix;
+	uint32_t net;
+	size_t len;
+
+	CHECK_EQ(config_parse_uint("42", 1, 100, &v), 0);
+	CHECK_EQ(v, 42);
+	CHECK_EQ(config_parse_uint("-1", 0, 100, &v), -EINVAL);
+	CHECK_EQ(config_parse_uint("101", 0, 100, &v), -EINVAL);
+	CHECK_EQ(config_parse_uint("99999999999999999999", 0, 100, &v), -EINVAL);
+	CHECK_EQ(config_parse_mac("AA:bb:0c:00:00:01", mac), 0);
+	CHECK_EQ(mac[0], 0xaa);
+	CHECK_EQ(config_parse_mac("aa:bb:cc:dd:ee:ff:00", mac), -EINVAL);
+	CHECK_EQ(config_parse_hex("deadbeef", hex, sizeof(hex), &len), 0);
+	CHECK_EQ(len, 4);
+	CHECK_EQ(config_parse_hex("deadbeef00", hex, sizeof(hex), &len), -EINVAL);
+	CHECK_EQ(config_parse_hex("zz", hex, sizeof(hex), &len), -EINVAL);
+	CHECK_EQ(config_parse_cidr("10.1.0.0/16", &net, &prefix), 0);
+	CHECK_EQ(net, 0x0a010000);
+	CHECK_EQ(prefix, 16);
+	CHECK_EQ(config_parse_cidr("10.1.0.0", &net, &prefix), -EINVAL);
+}
+
+int main(void)
+{
+	check_prefix = "cli_config";
+	/* The rejections log to stderr by design; keep the test output to result lines. */
+	pxp_log_set_level(PXP_LOG_ERROR);
+	if (!freopen("/dev/null", "w", stderr))
+		return 1;
+	RUN(up_options_after_iface);
+	RUN(up_defaults);
+	RUN(up_rejections);
+	RUN(server_pool_skips_local_and_ends);
+	RUN(server_rejections);
+	RUN(small_parsers);
+	return check_summary();
+}

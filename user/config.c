@@ -1,0 +1,683 @@
+// SPDX-License-Identifier: GPL-2.0
+#include "config.h"
+
+#include <arpa/inet.h>
+#include <ctype.h>
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#define MAX_VLAN_ID 4094
+
+const char *pxp_run_dir(void)
+{
+	const char *dir = getenv(PXP_RUN_DIR_ENV);
+
+	return dir && dir[0] == '/' ? dir : PXP_RUN_DIR;
+}
+
+int pxp_run_dir_create(void)
+{
+	if (mkdir(pxp_run_dir(), 0700) && errno != EEXIST)
+		return -errno;
+	return 0;
+}
+
+int config_parse_uint(const char *s, unsigned int min, unsigned int max, unsigned int *out)
+{
+	unsigned long v;
+	char *end;
+
+	if (!s || !isdigit((unsigned char)s[0]))
+		return -EINVAL;
+	errno = 0;
+	v = strtoul(s, &end, 10);
+	if (errno || *end || v < min || v > max)
+		return -EINVAL;
+	*out = (unsigned int)v;
+	return 0;
+}
+
+int config_parse_mac(const char *s, uint8_t mac[PXP_ETH_ALEN])
+{
+	unsigned int b[PXP_ETH_ALEN];
+	char tail;
+	int i;
+
+	if (sscanf(s, "%2x:%2x:%2x:%2x:%2x:%2x%c", &b[0], &b[1], &b[2], &b[3], &b[4], &b[5],
+		   &tail) != PXP_ETH_ALEN ||
+	    strlen(s) != 17)
+		return -EINVAL;
+	for (i = 0; i < PXP_ETH_ALEN; i++)
+		mac[i] = (uint8_t)b[i];
+	return 0;
+}
+
+static int hex_digit(char c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	c = (char)tolower((unsigned char)c);
+	if (c >= 'a' && c <= 'f')
+		return c - 'a' + 10;
+	return -1;
+}
+
+int config_parse_hex(const char *s, uint8_t *out, size_t cap, size_t *len)
+{
+	size_t n = strlen(s), i;
+
+	if (n >= 2 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) {
+		s += 2;
+		n -= 2;
+	}
+	if (n == 0 || n % 2 || n / 2 > cap)
+		return -EINVAL;
+	for (i = 0; i < n / 2; i++) {
+		int hi = hex_digit(s[2 * i]), lo = hex_digit(s[2 * i + 1]);
+
+		if (hi < 0 || lo < 0)
+			return -EINVAL;
+		out[i] = (uint8_t)(hi << 4 | lo);
+	}
+	*len = n / 2;
+	return 0;
+}
+
+int config_parse_cidr(const char *s, uint32_t *net_host_order, unsigned int *prefix)
+{
+	char addr[INET_ADDRSTRLEN];
+	const char *slash = strchr(s, '/');
+	struct in_addr in;
+
+	if (!slash || (size_t)(slash - s) >= sizeof(addr))
+		return -EINVAL;
+	memcpy(addr, s, (size_t)(slash - s));
+	addr[slash - s] = '\0';
+	if (inet_pton(AF_INET, addr, &in) != 1)
+		return -EINVAL;
+	if (config_parse_uint(slash + 1, 0, 32, prefix))
+		return -EINVAL;
+	*net_host_order = ntohl(in.s_addr);
+	return 0;
+}
+
+int config_parse_ifname(const char *s, char out[IF_NAMESIZE])
+{
+	size_t n = strlen(s), i;
+
+	if (n == 0 || n >= IF_NAMESIZE)
+		return -EINVAL;
+	for (i = 0; i < n; i++)
+		if (s[i] == '/' || isspace((unsigned char)s[i]) || !isprint((unsigned char)s[i]))
+			return -EINVAL;
+	memcpy(out, s, n + 1);
+	return 0;
+}
+
+static int copy_name(const char *opt, const char *value, char *out, size_t cap)
+{
+	if (strlen(value) >= cap) {
+		pxp_err("%s '%s': longer than %zu characters", opt, value, cap - 1);
+		return -EINVAL;
+	}
+	strcpy(out, value);
+	return 0;
+}
+
+static int bad(const char *opt, const char *value, const char *why)
+{
+	pxp_err("%s '%s': %s", opt, value, why);
+	return -EINVAL;
+}
+
+/* The interface argument after the options; exactly one unless optional. */
+static int take_iface(int argc, char **argv, char iface[IF_NAMESIZE], bool optional)
+{
+	if (optind >= argc) {
+		if (optional) {
+			iface[0] = '\0';
+			return 0;
+		}
+		pxp_err("%s: missing the interface name (IFACE)", argv[0]);
+		return -EINVAL;
+	}
+	if (optind + 1 < argc) {
+		pxp_err("%s: unexpected argument '%s'", argv[0], argv[optind + 1]);
+		return -EINVAL;
+	}
+	if (config_parse_ifname(argv[optind], iface))
+		return bad("IFACE", argv[optind], "not a valid interface name");
+	return 0;
+}
+
+/* Reads the first line of F; the file should be readable by root only. */
+static int read_password_file(const char *path, struct up_options *o)
+{
+	char line[PPP_SECRET_MAX + 2];
+	size_t n;
+	FILE *f;
+	int err = 0;
+
+	f = fopen(path, "re");
+	if (!f) {
+		pxp_err("--password-file '%s': %s", path, strerror(errno));
+		return -EINVAL;
+	}
+	if (!fgets(line, sizeof(line), f)) {
+		err = bad("--password-file", path, "empty");
+		goto out;
+	}
+	n = strcspn(line, "\r\n");
+	if (n > PPP_SECRET_MAX) {
+		err = bad("--password-file", path, "password longer than 255 bytes");
+		goto out;
+	}
+	memcpy(o->password, line, n);
+	o->password_len = n;
+out:
+	explicit_bzero(line, sizeof(line));
+	fclose(f);
+	return err;
+}
+
+static int parse_keepalive(const char *s, unsigned int *interval, unsigned int *failures)
+{
+	char interval_text[16], failures_text[16], tail;
+	int n = sscanf(s, "%15s %15s %c", interval_text, failures_text, &tail);
+
+	if (n < 1 || n > 2)
+		return bad("--keepalive", s,
+			   "expected \"INTERVAL FAILURES\" in seconds and counts");
+	if (config_parse_uint(interval_text, 0, 3600, interval))
+		return bad("--keepalive", s, "interval must be 0..3600 seconds");
+	if (n == 1) {
+		*failures = PXP_DEFAULT_KEEPALIVE_FAILURES;
+		return 0;
+	}
+	if (config_parse_uint(failures_text, 1, 1000, failures))
+		return bad("--keepalive", s, "failures must be 1..1000");
+	return 0;
+}
+
+static int parse_mode(const char *s, enum pxp_dp_mode *mode)
+{
+	static const struct {
+		const char *name;
+		enum pxp_dp_mode mode;
+	} modes[] = {
+		{ "auto", PXP_DP_AUTO },
+		{ "xdp", PXP_DP_XDP },
+		{ "afxdp", PXP_DP_AFXDP },
+		{ "generic", PXP_DP_GENERIC },
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(modes) / sizeof(modes[0]); i++) {
+		if (!strcmp(s, modes[i].name)) {
+			*mode = modes[i].mode;
+			return 0;
+		}
+	}
+	return bad("--mode", s, "must be auto, xdp, afxdp or generic");
+}
+
+enum {
+	OPT_PASSWORD_FILE = 256,
+	OPT_AC_MAC,
+	OPT_HOST_UNIQ,
+	OPT_IFNAME,
+	OPT_MAXFAIL,
+	OPT_HOLDOFF,
+	OPT_DEFAULTROUTE,
+	OPT_USEPEERDNS,
+	OPT_RESOLV_FILE,
+	OPT_VLAN_PCP,
+	OPT_MODE,
+	OPT_IPV6,
+	OPT_LOCAL,
+	OPT_POOL,
+	OPT_AUTH,
+	OPT_SECRETS,
+	OPT_MAX_SESSIONS,
+	OPT_DNS,
+	OPT_AC_NAME,
+	OPT_DEBUG,
+	OPT_TIMEOUT,
+	OPT_PADI_ATTEMPTS,
+	OPT_PADI_TIMEOUT,
+	OPT_KEEPALIVE_ADAPTIVE,
+};
+
+int config_parse_up(int argc, char **argv, struct up_options *o)
+{
+	static const struct option longopts[] = {
+		{ "user", required_argument, NULL, 'u' },
+		{ "password", required_argument, NULL, 'p' },
+		{ "password-file", required_argument, NULL, OPT_PASSWORD_FILE },
+		{ "ac", required_argument, NULL, 'a' },
+		{ "service", required_argument, NULL, 's' },
+		{ "ac-mac", required_argument, NULL, OPT_AC_MAC },
+		{ "host-uniq", required_argument, NULL, OPT_HOST_UNIQ },
+		{ "mtu", required_argument, NULL, 'm' },
+		{ "padi-attempts", required_argument, NULL, OPT_PADI_ATTEMPTS },
+		{ "padi-timeout", required_argument, NULL, OPT_PADI_TIMEOUT },
+		{ "ifname", required_argument, NULL, OPT_IFNAME },
+		{ "keepalive", required_argument, NULL, 'k' },
+		{ "keepalive-adaptive", no_argument, NULL, OPT_KEEPALIVE_ADAPTIVE },
+		{ "persist", no_argument, NULL, 'P' },
+		{ "maxfail", required_argument, NULL, OPT_MAXFAIL },
+		{ "holdoff", required_argument, NULL, OPT_HOLDOFF },
+		{ "ipv6", no_argument, NULL, OPT_IPV6 },
+		{ "defaultroute", no_argument, NULL, OPT_DEFAULTROUTE },
+		{ "usepeerdns", no_argument, NULL, OPT_USEPEERDNS },
+		{ "resolv-file", required_argument, NULL, OPT_RESOLV_FILE },
+		{ "vlan", required_argument, NULL, 'v' },
+		{ "vlan-pcp", required_argument, NULL, OPT_VLAN_PCP },
+		{ "foreground", no_argument, NULL, 'f' },
+		{ "mode", required_argument, NULL, OPT_MODE },
+		{ "debug", no_argument, NULL, OPT_DEBUG },
+		{ NULL, 0, NULL, 0 },
+	};
+	bool have_password = false, have_pcp = false;
+	unsigned int v;
+	int c, err;
+
+	memset(o, 0, sizeof(*o));
+	strcpy(o->ifname, PXP_DEFAULT_SESSION_IFNAME);
+	o->keepalive_interval_s = PXP_DEFAULT_KEEPALIVE_INTERVAL_S;
+	o->keepalive_failures = PXP_DEFAULT_KEEPALIVE_FAILURES;
+	o->maxfail = PXP_DEFAULT_MAXFAIL;
+	o->holdoff_s = PXP_DEFAULT_HOLDOFF_S;
+	o->mode = PXP_DP_AUTO;
+	o->log_level = PXP_LOG_INFO;
+	optind = 0;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, "u:p:a:s:m:k:Pv:f", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'u':
+			if (copy_name("--user", optarg, o->user, sizeof(o->user)))
+				return -EINVAL;
+			break;
+		case 'p':
+			if (have_password)
+				return bad("--password", "...", "password given twice");
+			if (strlen(optarg) > PPP_SECRET_MAX)
+				return bad("--password", "...", "longer than 255 bytes");
+			o->password_len = strlen(optarg);
+			memcpy(o->password, optarg, o->password_len);
+			/* Keep the secret out of ps(1) and /proc/PID/cmdline. */
+			explicit_bzero(optarg, o->password_len);
+			have_password = true;
+			break;
+		case OPT_PASSWORD_FILE:
+			if (have_password)
+				return bad("--password-file", optarg, "password given twice");
+			err = read_password_file(optarg, o);
+			if (err)
+				return err;
+			have_password = true;
+			break;
+		case 'a':
+			if (copy_name("--ac", optarg, o->ac_name, sizeof(o->ac_name)))
+				return -EINVAL;
+			break;
+		case 's':
+			if (copy_name("--service", optarg, o->service, sizeof(o->service)))
+				return -EINVAL;
+			break;
+		case OPT_AC_MAC:
+			if (config_parse_mac(optarg, o->ac_mac))
+				return bad("--ac-mac", optarg,
+					   "expected a MAC like 02:00:00:00:00:01");
+			o->match_ac_mac = true;
+			break;
+		case OPT_HOST_UNIQ:
+			if (config_parse_hex(optarg, o->host_uniq, sizeof(o->host_uniq),
+					     &o->host_uniq_len))
+				return bad("--host-uniq", optarg,
+					   "expected 1..64 bytes in hex, e.g. 0a1b2c3d");
+			break;
+		case 'm':
+			if (config_parse_uint(optarg, PXP_MIN_MTU, 9000, &o->mtu))
+				return bad("--mtu", optarg, "must be a number from 576 to 9000");
+			break;
+		case OPT_PADI_ATTEMPTS:
+			if (config_parse_uint(optarg, 1, 100, &o->padi_attempts))
+				return bad("--padi-attempts", optarg, "must be 1 to 100");
+			break;
+		case OPT_PADI_TIMEOUT:
+			if (config_parse_uint(optarg, 1, DISC_MAX_TIMEOUT_MS / 1000, &v))
+				return bad("--padi-timeout", optarg, "must be 1 to 60 seconds");
+			o->padi_timeout_ms = v * 1000;
+			break;
+		case OPT_IFNAME:
+			if (config_parse_ifname(optarg, o->ifname))
+				return bad("--ifname", optarg, "not a valid interface name");
+			break;
+		case 'k':
+			err = parse_keepalive(optarg, &o->keepalive_interval_s,
+					      &o->keepalive_failures);
+			if (err)
+				return err;
+			break;
+		case OPT_KEEPALIVE_ADAPTIVE:
+			o->keepalive_adaptive = true;
+			break;
+		case 'P':
+			o->persist = true;
+			break;
+		case OPT_MAXFAIL:
+			if (config_parse_uint(optarg, 0, 1000000, &o->maxfail))
+				return bad("--maxfail", optarg, "must be a number (0 = no limit)");
+			break;
+		case OPT_HOLDOFF:
+			if (config_parse_uint(optarg, 0, 86400, &o->holdoff_s))
+				return bad("--holdoff", optarg, "must be 0..86400 seconds");
+			break;
+		case OPT_IPV6:
+			o->ipv6 = true;
+			break;
+		case OPT_DEFAULTROUTE:
+			o->defaultroute = true;
+			break;
+		case OPT_USEPEERDNS:
+			o->usepeerdns = true;
+			break;
+		case OPT_RESOLV_FILE:
+			if (copy_name("--resolv-file", optarg, o->resolv_file,
+				      sizeof(o->resolv_file)))
+				return -EINVAL;
+			break;
+		case 'v':
+			if (config_parse_uint(optarg, 1, MAX_VLAN_ID, &v))
+				return bad("--vlan", optarg, "must be a VLAN id from 1 to 4094");
+			o->vlan_id = (uint16_t)v;
+			break;
+		case OPT_VLAN_PCP:
+			if (config_parse_uint(optarg, 0, 7, &v))
+				return bad("--vlan-pcp", optarg, "must be a priority from 0 to 7");
+			o->vlan_pcp = (uint8_t)v;
+			have_pcp = true;
+			break;
+		case 'f':
+			o->foreground = true;
+			break;
+		case OPT_MODE:
+			err = parse_mode(optarg, &o->mode);
+			if (err)
+				return err;
+			break;
+		case OPT_DEBUG:
+			o->log_level = PXP_LOG_DEBUG;
+			break;
+		default:
+			return bad(argv[0], argv[optind - 1], "unknown option or missing value");
+		}
+	}
+	err = take_iface(argc, argv, o->iface, false);
+	if (err)
+		return err;
+	if (have_pcp && !o->vlan_id)
+		return bad("--vlan-pcp", "", "needs --vlan");
+	if (!strcmp(o->ifname, o->iface))
+		return bad("--ifname", o->ifname, "must differ from the WAN interface");
+	if (o->user[0] && !have_password)
+		pxp_warn("--user '%s' without --password or --password-file: "
+			 "authenticating with an empty password",
+			 o->user);
+	if (!o->resolv_file[0])
+		snprintf(o->resolv_file, sizeof(o->resolv_file), "%s/%s.resolv.conf", pxp_run_dir(),
+			 o->iface);
+	return 0;
+}
+
+void up_options_wipe(struct up_options *o)
+{
+	explicit_bzero(o->password, sizeof(o->password));
+	o->password_len = 0;
+}
+
+static int parse_auth(const char *s, enum ppp_auth_proto *auth)
+{
+	if (!strcmp(s, "pap"))
+		*auth = PPP_AUTH_PAP;
+	else if (!strcmp(s, "chap"))
+		*auth = PPP_AUTH_CHAP_MD5;
+	else if (!strcmp(s, "mschapv2"))
+		*auth = PPP_AUTH_MSCHAPV2;
+	else if (!strcmp(s, "none"))
+		*auth = PPP_AUTH_NONE;
+	else
+		return bad("--auth", s, "must be pap, chap, mschapv2 or none");
+	return 0;
+}
+
+static int parse_ipv4(const char *opt, const char *s, uint32_t *out)
+{
+	struct in_addr in;
+
+	if (inet_pton(AF_INET, s, &in) != 1 || in.s_addr == 0)
+		return bad(opt, s, "not an IPv4 address");
+	*out = in.s_addr;
+	return 0;
+}
+
+static int parse_pool(const char *s, struct server_options *o)
+{
+	unsigned int prefix;
+	uint32_t net, mask, first, last;
+
+	if (config_parse_cidr(s, &net, &prefix))
+		return bad("--pool", s, "expected an IPv4 CIDR like 100.64.1.0/24");
+	if (prefix > 30 || prefix < 8)
+		return bad("--pool", s, "prefix must be /8 to /30");
+	mask = prefix ? ~0u << (32 - prefix) : 0;
+	if (net & ~mask)
+		return bad("--pool", s, "host bits set; give the network address");
+	/* Skip the network and broadcast addresses, as a LAN pool would. */
+	first = net + 1;
+	last = (net | ~mask) - 1;
+	o->pool_first = first;
+	o->pool_last = last;
+	snprintf(o->pool_text, sizeof(o->pool_text), "%s", s);
+	return 0;
+}
+
+int config_parse_server(int argc, char **argv, struct server_options *o)
+{
+	static const struct option longopts[] = {
+		{ "local", required_argument, NULL, OPT_LOCAL },
+		{ "pool", required_argument, NULL, OPT_POOL },
+		{ "ac-name", required_argument, NULL, OPT_AC_NAME },
+		{ "service", required_argument, NULL, 's' },
+		{ "auth", required_argument, NULL, OPT_AUTH },
+		{ "secrets", required_argument, NULL, OPT_SECRETS },
+		{ "max-sessions", required_argument, NULL, OPT_MAX_SESSIONS },
+		{ "dns", required_argument, NULL, OPT_DNS },
+		{ "keepalive", required_argument, NULL, 'k' },
+		{ "ipv6", no_argument, NULL, OPT_IPV6 },
+		{ "vlan", required_argument, NULL, 'v' },
+		{ "mode", required_argument, NULL, OPT_MODE },
+		{ "foreground", no_argument, NULL, 'f' },
+		{ "debug", no_argument, NULL, OPT_DEBUG },
+		{ NULL, 0, NULL, 0 },
+	};
+	unsigned int dns_count = 0, v;
+	bool have_pool = false;
+	uint32_t local_host;
+	int c, err;
+
+	memset(o, 0, sizeof(*o));
+	o->auth = PPP_AUTH_PAP;
+	o->max_sessions = 64;
+	o->keepalive_interval_s = PXP_DEFAULT_KEEPALIVE_INTERVAL_S;
+	o->keepalive_failures = PXP_DEFAULT_KEEPALIVE_FAILURES;
+	o->mode = PXP_DP_AUTO;
+	o->log_level = PXP_LOG_INFO;
+	optind = 0;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, "s:k:v:f", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'v':
+			if (config_parse_uint(optarg, 1, MAX_VLAN_ID, &v))
+				return bad("--vlan", optarg, "must be a VLAN id from 1 to 4094");
+			o->vlan_id = (uint16_t)v;
+			break;
+		case OPT_LOCAL:
+			err = parse_ipv4("--local", optarg, &o->local_ip);
+			if (err)
+				return err;
+			break;
+		case OPT_POOL:
+			err = parse_pool(optarg, o);
+			if (err)
+				return err;
+			have_pool = true;
+			break;
+		case OPT_AC_NAME:
+			if (copy_name("--ac-name", optarg, o->ac_name, sizeof(o->ac_name)))
+				return -EINVAL;
+			break;
+		case 's':
+			if (copy_name("--service", optarg, o->service, sizeof(o->service)))
+				return -EINVAL;
+			break;
+		case OPT_AUTH:
+			err = parse_auth(optarg, &o->auth);
+			if (err)
+				return err;
+			break;
+		case OPT_SECRETS:
+			if (copy_name("--secrets", optarg, o->secrets_file,
+				      sizeof(o->secrets_file)))
+				return -EINVAL;
+			break;
+		case OPT_MAX_SESSIONS:
+			if (config_parse_uint(optarg, 1, DISC_AC_MAX_SESSIONS, &o->max_sessions))
+				return bad("--max-sessions", optarg, "must be 1 to 1024");
+			break;
+		case OPT_DNS:
+			if (dns_count == PXP_MAX_DNS)
+				return bad("--dns", optarg, "at most two DNS servers");
+			err = parse_ipv4("--dns", optarg, &o->dns[dns_count]);
+			if (err)
+				return err;
+			dns_count++;
+			break;
+		case 'k':
+			err = parse_keepalive(optarg, &o->keepalive_interval_s,
+					      &o->keepalive_failures);
+			if (err)
+				return err;
+			break;
+		case OPT_IPV6:
+			o->ipv6 = true;
+			break;
+		case OPT_MODE:
+			err = parse_mode(optarg, &o->mode);
+			if (err)
+				return err;
+			break;
+		case 'f':
+			o->foreground = true;
+			break;
+		case OPT_DEBUG:
+			o->log_level = PXP_LOG_DEBUG;
+			break;
+		default:
+			return bad(argv[0], argv[optind - 1], "unknown option or missing value");
+		}
+	}
+	err = take_iface(argc, argv, o->iface, false);
+	if (err)
+		return err;
+	if (!o->local_ip) {
+		pxp_err("server: --local IP is required");
+		return -EINVAL;
+	}
+	if (!have_pool) {
+		pxp_err("server: --pool CIDR is required");
+		return -EINVAL;
+	}
+	local_host = ntohl(o->local_ip);
+	/* The local address is never handed out: shrink the pool around it if at an end. */
+	if (local_host == o->pool_first)
+		o->pool_first++;
+	else if (local_host == o->pool_last)
+		o->pool_last--;
+	if (o->pool_first > o->pool_last)
+		return bad("--pool", o->pool_text, "no address left for clients");
+	if (!o->ac_name[0] && gethostname(o->ac_name, sizeof(o->ac_name) - 1))
+		strcpy(o->ac_name, "pppoe-xp");
+	if (!o->secrets_file[0])
+		strcpy(o->secrets_file,
+		       o->auth == PPP_AUTH_PAP ? "/etc/ppp/pap-secrets" : "/etc/ppp/chap-secrets");
+	return 0;
+}
+
+int config_parse_down(int argc, char **argv, struct down_options *o)
+{
+	memset(o, 0, sizeof(*o));
+	optind = 0;
+	opterr = 0;
+	if (getopt(argc, argv, "") != -1)
+		return bad(argv[0], argv[optind - 1], "unknown option");
+	return take_iface(argc, argv, o->iface, false);
+}
+
+int config_parse_status(int argc, char **argv, struct status_options *o)
+{
+	static const struct option longopts[] = {
+		{ "json", no_argument, NULL, 'j' },
+		{ NULL, 0, NULL, 0 },
+	};
+	int c;
+
+	memset(o, 0, sizeof(*o));
+	optind = 0;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, "j", longopts, NULL)) != -1) {
+		if (c != 'j')
+			return bad(argv[0], argv[optind - 1], "unknown option");
+		o->json = true;
+	}
+	return take_iface(argc, argv, o->iface, true);
+}
+
+int config_parse_discover(int argc, char **argv, struct discover_options *o)
+{
+	static const struct option longopts[] = {
+		{ "timeout", required_argument, NULL, OPT_TIMEOUT },
+		{ "vlan", required_argument, NULL, 'v' },
+		{ NULL, 0, NULL, 0 },
+	};
+	unsigned int v;
+	int c;
+
+	memset(o, 0, sizeof(*o));
+	o->timeout_ms = 3000;
+	optind = 0;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, "v:", longopts, NULL)) != -1) {
+		switch (c) {
+		case OPT_TIMEOUT:
+			if (config_parse_uint(optarg, 1, 60, &v))
+				return bad("--timeout", optarg, "must be 1 to 60 seconds");
+			o->timeout_ms = v * 1000;
+			break;
+		case 'v':
+			if (config_parse_uint(optarg, 1, MAX_VLAN_ID, &v))
+				return bad("--vlan", optarg, "must be a VLAN id from 1 to 4094");
+			o->vlan_id = (uint16_t)v;
+			break;
+		default:
+			return bad(argv[0], argv[optind - 1], "unknown option or missing value");
+		}
+	}
+	return take_iface(argc, argv, o->iface, false);
+}

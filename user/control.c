@@ -1,0 +1,252 @@
+// SPDX-License-Identifier: GPL-2.0
+#define _GNU_SOURCE
+#include "control.h"
+
+#include <dirent.h>
+#include <sys/epoll.h>
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/time.h>
+#include <unistd.h>
+
+#include "config.h"
+
+#define CONTROL_SUFFIX	      ".ctl"
+#define CONTROL_IO_TIMEOUT_MS 1000
+
+static int socket_path(const char *iface, char *path, size_t cap)
+{
+	int n = snprintf(path, cap, "%s/%s" CONTROL_SUFFIX, pxp_run_dir(), iface);
+
+	return n < 0 || (size_t)n >= cap ? -ENAMETOOLONG : 0;
+}
+
+static void set_timeouts(int fd, unsigned int ms)
+{
+	struct timeval tv = { .tv_sec = ms / 1000, .tv_usec = (ms % 1000) * 1000 };
+
+	setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
+	setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof(tv));
+}
+
+static int connect_to(const char *path)
+{
+	struct sockaddr_un sun = { .sun_family = AF_UNIX };
+	int fd, err;
+
+	strcpy(sun.sun_path, path);
+	fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	if (fd < 0)
+		return -errno;
+	set_timeouts(fd, 5 * CONTROL_IO_TIMEOUT_MS);
+	if (connect(fd, (struct sockaddr *)&sun, sizeof(sun))) {
+		err = -errno;
+		close(fd);
+		return err;
+	}
+	return fd;
+}
+
+static int write_all(int fd, const char *buf, size_t len)
+{
+	while (len) {
+		ssize_t n = write(fd, buf, len);
+
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			return -errno;
+		}
+		buf += n;
+		len -= (size_t)n;
+	}
+	return 0;
+}
+
+/* Reads one command line; the connection is blocking with a short timeout. */
+static int read_command(int fd, char *cmd, size_t cap)
+{
+	size_t len = 0;
+
+	while (len + 1 < cap) {
+		ssize_t n = read(fd, cmd + len, cap - 1 - len);
+
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			return -errno;
+		}
+		if (n == 0)
+			break;
+		len += (size_t)n;
+		if (memchr(cmd, '\n', len))
+			break;
+	}
+	cmd[len] = '\0';
+	cmd[strcspn(cmd, "\r\n")] = '\0';
+	return cmd[0] ? 0 : -EBADMSG;
+}
+
+static void serve_one(struct control_server *c)
+{
+	char cmd[CONTROL_COMMAND_MAX];
+	char *reply = NULL;
+	size_t reply_len = 0;
+	FILE *out;
+	int fd;
+
+	fd = accept4(c->fd, NULL, NULL, SOCK_CLOEXEC);
+	if (fd < 0)
+		return;
+	set_timeouts(fd, CONTROL_IO_TIMEOUT_MS);
+	if (read_command(fd, cmd, sizeof(cmd))) {
+		c->rejected++;
+		goto out;
+	}
+	out = open_memstream(&reply, &reply_len);
+	if (!out)
+		goto out;
+	c->fn(c->ctx, cmd, out);
+	fclose(out);
+	if (write_all(fd, reply, reply_len))
+		c->rejected++;
+	free(reply);
+out:
+	close(fd);
+}
+
+static void control_ready(struct ev_handler *h, uint32_t events)
+{
+	struct control_server *c = (struct control_server *)h;
+
+	(void)events;
+	serve_one(c);
+}
+
+bool control_daemon_running(const char *iface)
+{
+	char path[sizeof(((struct sockaddr_un *)0)->sun_path)];
+	int fd;
+
+	if (socket_path(iface, path, sizeof(path)))
+		return false;
+	fd = connect_to(path);
+	if (fd < 0)
+		return false;
+	close(fd);
+	return true;
+}
+
+int control_server_open(struct control_server *c, struct ev_loop *loop, const char *iface,
+			control_handler_fn fn, void *ctx)
+{
+	struct sockaddr_un sun = { .sun_family = AF_UNIX };
+	mode_t old_umask;
+	int err;
+
+	memset(c, 0, sizeof(*c));
+	c->fd = -1;
+	c->handler.ready = control_ready;
+	c->loop = loop;
+	c->fn = fn;
+	c->ctx = ctx;
+	err = socket_path(iface, c->path, sizeof(c->path));
+	if (err)
+		return err;
+	err = pxp_run_dir_create();
+	if (err)
+		return err;
+	if (control_daemon_running(iface))
+		return -EADDRINUSE;
+	unlink(c->path); /* a dead daemon's socket */
+	c->fd = socket(AF_UNIX, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+	if (c->fd < 0)
+		return -errno;
+	strcpy(sun.sun_path, c->path);
+	old_umask = umask(0077);
+	err = bind(c->fd, (struct sockaddr *)&sun, sizeof(sun)) ? -errno : 0;
+	umask(old_umask);
+	if (err)
+		goto close_fd;
+	if (listen(c->fd, 8)) {
+		err = -errno;
+		goto unlink_path;
+	}
+	err = ev_loop_add(loop, c->fd, EPOLLIN, &c->handler);
+	if (err)
+		goto unlink_path;
+	return 0;
+unlink_path:
+	unlink(c->path);
+close_fd:
+	close(c->fd);
+	c->fd = -1;
+	return err;
+}
+
+void control_server_close(struct control_server *c)
+{
+	if (c->fd < 0)
+		return;
+	ev_loop_del(c->loop, c->fd);
+	close(c->fd);
+	unlink(c->path);
+	c->fd = -1;
+}
+
+int control_request(const char *iface, const char *command, FILE *out)
+{
+	char path[sizeof(((struct sockaddr_un *)0)->sun_path)];
+	char buf[4096];
+	ssize_t n;
+	int fd, err;
+
+	err = socket_path(iface, path, sizeof(path));
+	if (err)
+		return err;
+	fd = connect_to(path);
+	if (fd < 0)
+		return fd;
+	err = write_all(fd, command, strlen(command));
+	if (!err)
+		err = write_all(fd, "\n", 1);
+	while (!err) {
+		n = read(fd, buf, sizeof(buf));
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			err = -errno;
+		if (n <= 0)
+			break;
+		fwrite(buf, 1, (size_t)n, out);
+	}
+	close(fd);
+	return err;
+}
+
+int control_for_each(void (*fn)(void *ctx, const char *iface), void *ctx)
+{
+	size_t suffix_len = strlen(CONTROL_SUFFIX);
+	struct dirent *de;
+	DIR *dir;
+
+	dir = opendir(pxp_run_dir());
+	if (!dir)
+		return errno == ENOENT ? 0 : -errno;
+	while ((de = readdir(dir))) {
+		char iface[IF_NAMESIZE];
+		size_t len = strlen(de->d_name);
+
+		if (len <= suffix_len || len - suffix_len >= IF_NAMESIZE ||
+		    strcmp(de->d_name + len - suffix_len, CONTROL_SUFFIX))
+			continue;
+		memcpy(iface, de->d_name, len - suffix_len);
+		iface[len - suffix_len] = '\0';
+		fn(ctx, iface);
+	}
+	closedir(dir);
+	return 0;
+}

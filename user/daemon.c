@@ -1,0 +1,118 @@
+// SPDX-License-Identifier: GPL-2.0
+#define _GNU_SOURCE
+#include "daemon.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "log.h"
+
+static void redirect_stdio(void)
+{
+	int fd = open("/dev/null", O_RDWR | O_CLOEXEC);
+
+	if (fd < 0)
+		return;
+	dup2(fd, STDIN_FILENO);
+	dup2(fd, STDOUT_FILENO);
+	dup2(fd, STDERR_FILENO);
+	if (fd > STDERR_FILENO)
+		close(fd);
+}
+
+static void read_report(int fd, struct daemon_report *report)
+{
+	size_t got = 0;
+
+	while (got < sizeof(*report)) {
+		ssize_t n = read(fd, (char *)report + got, sizeof(*report) - got);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			break;
+		got += (size_t)n;
+	}
+	if (got != sizeof(*report)) {
+		report->code = PXP_EXIT_FATAL;
+		strcpy(report->message, "the daemon exited before reporting (see syslog)");
+	}
+	report->message[sizeof(report->message) - 1] = '\0';
+}
+
+int daemon_fork(int *notify_fd, struct daemon_report *report)
+{
+	int fds[2];
+	pid_t pid;
+
+	if (pipe2(fds, O_CLOEXEC))
+		return -errno;
+	pid = fork();
+	if (pid < 0) {
+		close(fds[0]);
+		close(fds[1]);
+		return -errno;
+	}
+	if (pid > 0) {
+		close(fds[1]);
+		read_report(fds[0], report);
+		close(fds[0]);
+		return 1;
+	}
+	close(fds[0]);
+	setsid();
+	if (chdir("/"))
+		pxp_warn("chdir /: %s", strerror(errno));
+	redirect_stdio();
+	pxp_log_use_syslog(true);
+	*notify_fd = fds[1];
+	return 0;
+}
+
+void daemon_notify(int *notify_fd, int code, const char *message)
+{
+	struct daemon_report report = { .code = code };
+	ssize_t n;
+
+	if (*notify_fd < 0)
+		return;
+	strncpy(report.message, message ? message : "", sizeof(report.message) - 1);
+	do {
+		n = write(*notify_fd, &report, sizeof(report));
+	} while (n < 0 && errno == EINTR);
+	close(*notify_fd);
+	*notify_fd = -1;
+}
+
+const char *pxp_exit_name(int code)
+{
+	switch (code) {
+	case PXP_EXIT_OK:
+		return "ok";
+	case PXP_EXIT_FATAL:
+		return "fatal error";
+	case PXP_EXIT_OPTION:
+		return "bad option";
+	case PXP_EXIT_DATAPATH:
+		return "data path unavailable";
+	case PXP_EXIT_SIGNAL:
+		return "terminated";
+	case PXP_EXIT_NO_PADO:
+		return "discovery failed";
+	case PXP_EXIT_NEGOTIATION:
+		return "negotiation failed";
+	case PXP_EXIT_PEER_AUTH:
+		return "peer failed to authenticate";
+	case PXP_EXIT_ECHO:
+		return "link dead (no LCP echo replies)";
+	case PXP_EXIT_HANGUP:
+		return "session ended by the AC";
+	case PXP_EXIT_LOOPBACK:
+		return "loopback detected";
+	case PXP_EXIT_AUTH_FAILED:
+		return "authentication failed";
+	}
+	return "unknown";
+}

@@ -1,0 +1,250 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * pppoe-xp: the command line. A table of subcommands, each with its own options struct
+ * (config.h) and help line. `up` and `server` fork a daemon and wait for its first outcome
+ * unless --foreground; the others talk to a running daemon over its control socket.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "client.h"
+#include "config.h"
+#include "control.h"
+#include "daemon.h"
+#include "discover.h"
+#include "event_loop.h"
+#include "log.h"
+#include "server.h"
+
+struct command {
+	const char *name;
+	const char *usage;
+	const char *help;
+	int (*run)(int argc, char **argv);
+};
+
+static int cmd_help(int argc, char **argv);
+
+/* Parent side of a detached start: print the daemon's report, return its code. */
+static int report_outcome(const char *what, const struct daemon_report *r)
+{
+	if (r->code == PXP_EXIT_OK) {
+		printf("%s\n", r->message);
+		return PXP_EXIT_OK;
+	}
+	fprintf(stderr, "pppoe-xp: %s failed: %s (exit %d: %s)\n", what, r->message, r->code,
+		pxp_exit_name(r->code));
+	return r->code;
+}
+
+static int cmd_up(int argc, char **argv)
+{
+	struct daemon_report report;
+	struct up_options o;
+	int notify_fd = -1, err, code;
+
+	if (config_parse_up(argc, argv, &o)) {
+		up_options_wipe(&o);
+		return PXP_EXIT_OPTION;
+	}
+	pxp_log_set_level(o.log_level);
+	if (!o.foreground) {
+		err = daemon_fork(&notify_fd, &report);
+		if (err < 0) {
+			pxp_err("fork: %s", strerror(-err));
+			up_options_wipe(&o);
+			return PXP_EXIT_FATAL;
+		}
+		if (err > 0) {
+			up_options_wipe(&o);
+			return report_outcome("up", &report);
+		}
+	}
+	pxp_log_hook_libbpf();
+	code = client_run(&o, notify_fd);
+	up_options_wipe(&o);
+	return code;
+}
+
+static int cmd_server(int argc, char **argv)
+{
+	struct daemon_report report;
+	struct server_options o;
+	int notify_fd = -1, err;
+
+	if (config_parse_server(argc, argv, &o))
+		return PXP_EXIT_OPTION;
+	pxp_log_set_level(o.log_level);
+	if (!o.foreground) {
+		err = daemon_fork(&notify_fd, &report);
+		if (err < 0) {
+			pxp_err("fork: %s", strerror(-err));
+			return PXP_EXIT_FATAL;
+		}
+		if (err > 0)
+			return report_outcome("server", &report);
+	}
+	pxp_log_hook_libbpf();
+	return server_run(&o, notify_fd);
+}
+
+static int cmd_down(int argc, char **argv)
+{
+	struct down_options o;
+	FILE *sink;
+	int err, i;
+
+	if (config_parse_down(argc, argv, &o))
+		return PXP_EXIT_OPTION;
+	sink = fopen("/dev/null", "we");
+	if (!sink)
+		return PXP_EXIT_FATAL;
+	err = control_request(o.iface, "down", sink);
+	fclose(sink);
+	if (err) {
+		pxp_err("no pppoe-xp runs on %s (%s)", o.iface, strerror(-err));
+		return PXP_EXIT_FATAL;
+	}
+	/* Return once the daemon has sent its Terminate and PADT and detached. */
+	for (i = 0; i < 150; i++) {
+		if (!control_daemon_running(o.iface))
+			return PXP_EXIT_OK;
+		usleep(100 * 1000);
+	}
+	pxp_err("pppoe-xp on %s did not stop within 15 s", o.iface);
+	return PXP_EXIT_FATAL;
+}
+
+struct status_all {
+	bool json;
+	unsigned int count;
+	int err;
+};
+
+static void status_one(void *ctx, const char *iface)
+{
+	struct status_all *s = ctx;
+	int err;
+
+	if (s->json && s->count)
+		fputc(',', stdout);
+	err = control_request(iface, s->json ? "status-json" : "status", stdout);
+	if (err) {
+		/* A dead daemon's socket: say so in the listing, keep JSON valid. */
+		if (s->json)
+			printf("{\"iface\":\"%s\",\"state\":\"not running\"}\n", iface);
+		else
+			printf("iface: %s\nstate: not running\n", iface);
+	}
+	if (!s->json)
+		fputc('\n', stdout);
+	s->count++;
+}
+
+static int cmd_status(int argc, char **argv)
+{
+	struct status_options o;
+	struct status_all all;
+	int err;
+
+	if (config_parse_status(argc, argv, &o))
+		return PXP_EXIT_OPTION;
+	if (o.iface[0]) {
+		err = control_request(o.iface, o.json ? "status-json" : "status", stdout);
+		if (err) {
+			pxp_err("no pppoe-xp runs on %s (%s)", o.iface, strerror(-err));
+			return PXP_EXIT_FATAL;
+		}
+		return PXP_EXIT_OK;
+	}
+	all = (struct status_all){ .json = o.json };
+	if (o.json)
+		fputc('[', stdout);
+	err = control_for_each(status_one, &all);
+	if (o.json)
+		fputs("]\n", stdout);
+	if (err) {
+		pxp_err("listing %s: %s", pxp_run_dir(), strerror(-err));
+		return PXP_EXIT_FATAL;
+	}
+	return PXP_EXIT_OK;
+}
+
+static int cmd_discover(int argc, char **argv)
+{
+	struct discover_options o;
+	int err;
+
+	if (config_parse_discover(argc, argv, &o))
+		return PXP_EXIT_OPTION;
+	err = discover_run(&o, stdout);
+	if (err == -ENOENT) {
+		fprintf(stderr, "pppoe-xp: no access concentrator answered on %s\n", o.iface);
+		return PXP_EXIT_NO_PADO;
+	}
+	return err ? PXP_EXIT_FATAL : PXP_EXIT_OK;
+}
+
+static const struct command commands[] = {
+	{ "up",
+	  "IFACE [--user U] [--password P | --password-file F] [--ac NAME] [--service NAME]\n"
+	  "      [--ac-mac MAC] [--host-uniq HEX] [--mtu N] [--ifname NAME]\n"
+	  "      [--padi-attempts N] [--padi-timeout S]\n"
+	  "      [--keepalive \"INTERVAL FAILURES\"] [--keepalive-adaptive] [--persist]\n"
+	  "      [--maxfail N] [--holdoff S]\n"
+	  "      [--ipv6] [--defaultroute] [--usepeerdns] [--resolv-file F]\n"
+	  "      [--vlan ID [--vlan-pcp N]] [--foreground] [--mode auto|xdp|afxdp|generic]\n"
+	  "      [--debug]",
+	  "start a PPPoE session on IFACE; returns once IPCP is open", cmd_up },
+	{ "down", "IFACE", "end the session on IFACE (LCP Terminate, then PADT)", cmd_down },
+	{ "status", "[IFACE] [--json]", "show the session(s): state, addresses, counters",
+	  cmd_status },
+	{ "discover", "IFACE [--timeout S] [--vlan ID]",
+	  "list the access concentrators and services on IFACE", cmd_discover },
+	{ "server",
+	  "IFACE --local IP --pool CIDR [--ac-name NAME] [--service NAME]\n"
+	  "      [--auth pap|chap|mschapv2|none] [--secrets FILE] [--max-sessions N]\n"
+	  "      [--dns IP]... [--keepalive \"INTERVAL FAILURES\"] [--ipv6] [--vlan ID]\n"
+	  "      [--mode auto|xdp|afxdp|generic] [--foreground] [--debug]",
+	  "run a PPPoE access concentrator on IFACE", cmd_server },
+	{ "help", "", "show this help", cmd_help },
+};
+
+#define N_COMMANDS (sizeof(commands) / sizeof(commands[0]))
+
+static int cmd_help(int argc, char **argv)
+{
+	size_t i;
+
+	(void)argc;
+	(void)argv;
+	printf("usage: pppoe-xp COMMAND ...\n\n");
+	for (i = 0; i < N_COMMANDS; i++)
+		printf("  %-9s %s\n      %s\n\n", commands[i].name, commands[i].help,
+		       commands[i].usage);
+	printf("Exit codes: 0 ok, 1 fatal, 2 bad option, 4 data path unavailable, 5 stopped,\n"
+	       "8 no PADO/PADS, 10 negotiation or IPCP failed, 15 link dead (echo),\n"
+	       "16 the AC ended the session, 17 loopback, 19 authentication failed.\n"
+	       "See docs/operation.md.\n");
+	return PXP_EXIT_OK;
+}
+
+int main(int argc, char **argv)
+{
+	size_t i;
+
+	if (argc < 2) {
+		cmd_help(0, NULL);
+		return PXP_EXIT_OPTION;
+	}
+	if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help"))
+		return cmd_help(0, NULL);
+	for (i = 0; i < N_COMMANDS; i++)
+		if (!strcmp(argv[1], commands[i].name))
+			return commands[i].run(argc - 1, argv + 1);
+	pxp_err("unknown command '%s' (pppoe-xp help)", argv[1]);
+	return PXP_EXIT_OPTION;
+}

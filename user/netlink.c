@@ -1,0 +1,250 @@
+// SPDX-License-Identifier: GPL-2.0
+#include "netlink.h"
+
+#include <arpa/inet.h>
+#include <errno.h>
+#include <netlink/errno.h>
+#include <netlink/netlink.h>
+#include <netlink/route/addr.h>
+#include <netlink/route/link.h>
+#include <netlink/route/route.h>
+#include <net/if.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct pxp_netlink {
+	struct nl_sock *sock;
+};
+
+/* libnl returns its own negative codes; callers expect -errno. */
+static int nl_to_errno(int nlerr)
+{
+	switch (-nlerr) {
+	case 0:
+		return 0;
+	case NLE_EXIST:
+		return -EEXIST;
+	case NLE_OBJ_NOTFOUND:
+	case NLE_NODEV:
+		return -ENODEV;
+	case NLE_PERM:
+		return -EPERM;
+	case NLE_NOMEM:
+		return -ENOMEM;
+	case NLE_INVAL:
+	case NLE_RANGE:
+		return -EINVAL;
+	case NLE_NOADDR:
+		return -EADDRNOTAVAIL;
+	case NLE_BUSY:
+		return -EBUSY;
+	default:
+		return -EIO;
+	}
+}
+
+int pxp_netlink_open(struct pxp_netlink **out)
+{
+	struct pxp_netlink *nl = calloc(1, sizeof(*nl));
+	int err;
+
+	if (!nl)
+		return -ENOMEM;
+	nl->sock = nl_socket_alloc();
+	if (!nl->sock) {
+		err = -ENOMEM;
+		goto free_nl;
+	}
+	err = nl_to_errno(nl_connect(nl->sock, NETLINK_ROUTE));
+	if (err)
+		goto free_sock;
+	*out = nl;
+	return 0;
+free_sock:
+	nl_socket_free(nl->sock);
+free_nl:
+	free(nl);
+	return err;
+}
+
+void pxp_netlink_close(struct pxp_netlink *nl)
+{
+	if (!nl)
+		return;
+	nl_socket_free(nl->sock);
+	free(nl);
+}
+
+static int change_link(struct pxp_netlink *nl, int ifindex, struct rtnl_link *change)
+{
+	struct rtnl_link *orig = rtnl_link_alloc();
+	int err;
+
+	if (!orig)
+		return -ENOMEM;
+	rtnl_link_set_ifindex(orig, ifindex);
+	err = nl_to_errno(rtnl_link_change(nl->sock, orig, change, 0));
+	rtnl_link_put(orig);
+	return err;
+}
+
+int pxp_netlink_link_up(struct pxp_netlink *nl, int ifindex)
+{
+	struct rtnl_link *change = rtnl_link_alloc();
+	int err;
+
+	if (!change)
+		return -ENOMEM;
+	rtnl_link_set_flags(change, IFF_UP);
+	err = change_link(nl, ifindex, change);
+	rtnl_link_put(change);
+	return err;
+}
+
+int pxp_netlink_set_mtu(struct pxp_netlink *nl, int ifindex, unsigned int mtu)
+{
+	struct rtnl_link *change = rtnl_link_alloc();
+	int err;
+
+	if (!change)
+		return -ENOMEM;
+	rtnl_link_set_mtu(change, mtu);
+	err = change_link(nl, ifindex, change);
+	rtnl_link_put(change);
+	return err;
+}
+
+static struct nl_addr *make_addr(int family, const void *bytes, size_t len, int prefix)
+{
+	struct nl_addr *a = nl_addr_build(family, bytes, len);
+
+	if (a)
+		nl_addr_set_prefixlen(a, prefix);
+	return a;
+}
+
+/* Builds and adds or deletes one address; peer may be NULL. */
+static int change_addr(struct pxp_netlink *nl, bool add, int ifindex, struct nl_addr *local,
+		       struct nl_addr *peer)
+{
+	struct rtnl_addr *addr = rtnl_addr_alloc();
+	int err;
+
+	if (!addr || !local)
+		return -ENOMEM;
+	rtnl_addr_set_ifindex(addr, ifindex);
+	rtnl_addr_set_family(addr, nl_addr_get_family(local));
+	err = nl_to_errno(rtnl_addr_set_local(addr, local));
+	if (!err && peer)
+		err = nl_to_errno(rtnl_addr_set_peer(addr, peer));
+	if (!err && add) {
+		err = nl_to_errno(rtnl_addr_add(nl->sock, addr, NLM_F_REPLACE));
+		if (err == -EEXIST)
+			err = 0;
+	} else if (!err) {
+		err = nl_to_errno(rtnl_addr_delete(nl->sock, addr, 0));
+	}
+	rtnl_addr_put(addr);
+	return err;
+}
+
+static int p2p(struct pxp_netlink *nl, bool add, int ifindex, uint32_t local, uint32_t peer)
+{
+	struct nl_addr *l = make_addr(AF_INET, &local, 4, 32);
+	struct nl_addr *p = make_addr(AF_INET, &peer, 4, 32);
+	int err = -ENOMEM;
+
+	if (l && p)
+		err = change_addr(nl, add, ifindex, l, p);
+	if (l)
+		nl_addr_put(l);
+	if (p)
+		nl_addr_put(p);
+	return err;
+}
+
+int pxp_netlink_add_p2p(struct pxp_netlink *nl, int ifindex, uint32_t local, uint32_t peer)
+{
+	return p2p(nl, true, ifindex, local, peer);
+}
+
+int pxp_netlink_del_p2p(struct pxp_netlink *nl, int ifindex, uint32_t local, uint32_t peer)
+{
+	return p2p(nl, false, ifindex, local, peer);
+}
+
+static int link_local(struct pxp_netlink *nl, bool add, int ifindex, const uint8_t ifid[8])
+{
+	uint8_t bytes[16] = { 0xfe, 0x80 };
+	struct nl_addr *a;
+	int err;
+
+	memcpy(bytes + 8, ifid, 8);
+	a = make_addr(AF_INET6, bytes, sizeof(bytes), 64);
+	if (!a)
+		return -ENOMEM;
+	err = change_addr(nl, add, ifindex, a, NULL);
+	nl_addr_put(a);
+	return err;
+}
+
+int pxp_netlink_add_link_local(struct pxp_netlink *nl, int ifindex, const uint8_t ifid[8])
+{
+	return link_local(nl, true, ifindex, ifid);
+}
+
+int pxp_netlink_del_link_local(struct pxp_netlink *nl, int ifindex, const uint8_t ifid[8])
+{
+	return link_local(nl, false, ifindex, ifid);
+}
+
+static int default_route(struct pxp_netlink *nl, bool add, int ifindex)
+{
+	uint32_t any = 0;
+	struct nl_addr *dst = make_addr(AF_INET, &any, 4, 0);
+	struct rtnl_route *route = rtnl_route_alloc();
+	struct rtnl_nexthop *nh = rtnl_route_nh_alloc();
+	int err;
+
+	if (!dst || !route || !nh) {
+		err = -ENOMEM;
+		goto out;
+	}
+	rtnl_route_set_family(route, AF_INET);
+	rtnl_route_set_table(route, RT_TABLE_MAIN);
+	rtnl_route_set_protocol(route, RTPROT_BOOT);
+	rtnl_route_set_scope(route, RT_SCOPE_LINK);
+	rtnl_route_set_type(route, RTN_UNICAST);
+	err = nl_to_errno(rtnl_route_set_dst(route, dst));
+	if (err)
+		goto out;
+	rtnl_route_nh_set_ifindex(nh, ifindex);
+	rtnl_route_add_nexthop(route, nh);
+	nh = NULL; /* owned by the route now */
+	if (add) {
+		err = nl_to_errno(rtnl_route_add(nl->sock, route, NLM_F_CREATE));
+		if (err == -EEXIST)
+			err = 0;
+	} else {
+		err = nl_to_errno(rtnl_route_delete(nl->sock, route, 0));
+	}
+out:
+	if (nh)
+		rtnl_route_nh_free(nh);
+	if (route)
+		rtnl_route_put(route);
+	if (dst)
+		nl_addr_put(dst);
+	return err;
+}
+
+int pxp_netlink_add_default_route(struct pxp_netlink *nl, int ifindex)
+{
+	return default_route(nl, true, ifindex);
+}
+
+int pxp_netlink_del_default_route(struct pxp_netlink *nl, int ifindex)
+{
+	return default_route(nl, false, ifindex);
+}

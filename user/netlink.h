@@ -1,0 +1,30 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Addresses, routes, link state and MTU of the session netdevs, through rtnetlink
+ * (libnl-route-3). The session netdev itself is created by the data path.
+ *
+ * Concurrency: one handle per daemon, used from its single thread.
+ */
+#ifndef PXP_NETLINK_H
+#define PXP_NETLINK_H
+
+#include <stdint.h>
+
+struct pxp_netlink;
+
+int pxp_netlink_open(struct pxp_netlink **nl);
+void pxp_netlink_close(struct pxp_netlink *nl);
+
+int pxp_netlink_link_up(struct pxp_netlink *nl, int ifindex);
+int pxp_netlink_set_mtu(struct pxp_netlink *nl, int ifindex, unsigned int mtu);
+/* local/32 with peer/32 (point to point); addresses in network order. Existing = 0. */
+int pxp_netlink_add_p2p(struct pxp_netlink *nl, int ifindex, uint32_t local, uint32_t peer);
+int pxp_netlink_del_p2p(struct pxp_netlink *nl, int ifindex, uint32_t local, uint32_t peer);
+/* fe80::IFID/64 from an IPv6CP interface identifier. */
+int pxp_netlink_add_link_local(struct pxp_netlink *nl, int ifindex, const uint8_t ifid[8]);
+int pxp_netlink_del_link_local(struct pxp_netlink *nl, int ifindex, const uint8_t ifid[8]);
+/* IPv4 default route through the session netdev (no gateway: it is point to point). */
+int pxp_netlink_add_default_route(struct pxp_netlink *nl, int ifindex);
+int pxp_netlink_del_default_route(struct pxp_netlink *nl, int ifindex);
+
+#endif
