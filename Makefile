@@ -44,7 +44,7 @@ PKG_LIBS := $(shell PKG_CONFIG_SYSROOT_DIR=$(SYSROOT) $(PKG_CONFIG) --libs $(PKG
 WARNINGS := -Wall -Wextra -Werror
 CFLAGS ?= -O2 -g
 ALL_CFLAGS := -std=gnu11 $(WARNINGS) $(CFLAGS) $(if $(SYSROOT),--sysroot=$(SYSROOT)) \
-	-Iinclude -Ipppoe -Iuser -I$(O)/skel $(PKG_CFLAGS) -MMD -MP
+	-Iinclude -Ipppoe -Iuser -Ibpf -I$(O)/skel $(PKG_CFLAGS) -MMD -MP
 LDLIBS := $(PKG_LIBS) -lelf -lz -lpthread
 
 # clang -target bpf does not search the host's multiarch include directory for <asm/...>.
