@@ -50,6 +50,8 @@ trap cleanup EXIT
 trap 'exit 130' INT TERM
 
 # Runs a command inside a namespace, with bpffs mounted there (pinning needs it).
+# `in_ns ... &` gives the pid of a subshell, not of the program: to signal a background
+# program later, start it with `ip netns exec NS prog & pid=$!` instead.
 in_ns() {
 	local ns=$1
 	shift
