@@ -1,0 +1,46 @@
+#!/bin/bash
+# Start one pppoe-xp guest under qemu (TCG) in the background, in the
+# caller's network namespace; lib.sh's guest_start runs it via
+# `ip netns exec`. Returns once qemu has daemonized; readiness of the guest
+# itself is checked by the caller through the control socket.
+#
+# Usage: launch.sh IMAGE_DIR STATE_DIR TAP MAC [SHARE_DIR]
+#   IMAGE_DIR  output of build-image.sh (vmlinuz, initrd.img)
+#   STATE_DIR  where qemu.pid, ctl.sock and console.log go
+#   TAP        existing tap device in this namespace: the guest's eth0
+#   MAC        MAC address of the guest's eth0
+#   SHARE_DIR  host directory exported over 9p, mounted at /host in the guest
+# Environment: PXG_SMP (2), PXG_MEM_MB (1024), PXG_APPEND (extra kernel
+# command line, e.g. ignore_loglevel to see the boot on the console).
+set -euo pipefail
+
+[ $# -ge 4 ] || {
+	echo "usage: launch.sh IMAGE_DIR STATE_DIR TAP MAC [SHARE_DIR]" >&2
+	exit 2
+}
+image=$1 state=$2 tap=$3 mac=$4 share=${5:-}
+
+append="console=ttyS0 loglevel=4 panic=-1 rdinit=/init mitigations=off ${PXG_APPEND:-}"
+share_args=()
+if [ -n "$share" ]; then
+	share_args=(-virtfs "local,path=$share,mount_tag=host,security_model=none")
+	append="$append pxg.share=host"
+fi
+
+# TCG only: the host's /dev/kvm cannot run a stock kernel. The NIC has every
+# offload off so frames on the tap are what a real wire carries: full
+# checksums, at most MTU-sized (no superpackets in either direction).
+exec qemu-system-x86_64 \
+	-name "pxg-$(basename "$state")" \
+	-machine pc -accel tcg,thread=multi -cpu max \
+	-smp "${PXG_SMP:-2}" -m "${PXG_MEM_MB:-1024}" \
+	-kernel "$image/vmlinuz" -initrd "$image/initrd.img" -append "$append" \
+	-display none -monitor none -serial "file:$state/console.log" \
+	-no-reboot -daemonize -pidfile "$state/qemu.pid" \
+	-device virtio-rng-pci \
+	-device virtio-serial-pci \
+	-chardev "socket,id=ctl,path=$state/ctl.sock,server=on,wait=off" \
+	-device virtserialport,chardev=ctl,name=pxp.ctl \
+	-netdev "tap,id=wan,ifname=$tap,script=no,downscript=no,vhost=off" \
+	-device "virtio-net-pci,netdev=wan,mac=$mac,csum=off,gso=off,guest_csum=off,guest_tso4=off,guest_tso6=off,guest_ecn=off,guest_ufo=off,host_tso4=off,host_tso6=off,host_ecn=off,host_ufo=off" \
+	"${share_args[@]}"

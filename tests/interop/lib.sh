@@ -1,0 +1,160 @@
+# shellcheck shell=bash
+# Shell API for interop tests and the benchmark: a qemu guest running
+# Debian's own kernel PPPoE (rp-pppoe + pppd). Source this file (bash).
+#
+#   guest_build                        build or reuse the cached image; prints its dir
+#   guest_start NAME NETNS TAP [SHARE] boot guest NAME; its eth0 is tap TAP in host
+#                                      netns NETNS (created if missing); SHARE is a
+#                                      host dir mounted at /host in the guest (9p)
+#   guest_exec NAME CMD [TIMEOUT]      run shell CMD in the guest; prints its output
+#                                      (stdout+stderr), returns its exit status
+#   guest_stop NAME                    power off, remove the tap (and the netns if
+#                                      guest_start created it); safe to call twice
+#   guest_console NAME [LINES]         tail of the guest's console log
+#   guest_bench DURATION [ARGS...]     boot a private guest, run pxp-bench-guest
+#                                      inside it, print its JSON lines, stop it
+#                                      (PXG_BENCH_SHARE: dir shared at /host)
+#
+# Guest-side commands (in the image's PATH): pxp-ac, pxp-pppd-client,
+# pxp-bench-guest; see tests/interop/guest/README.md.
+# Environment: PXG_RUN_DIR (/run/pxg), PXG_BOOT_TIMEOUT (120 s),
+# PXG_EXEC_TIMEOUT (60 s), PXG_CACHE_DIR (/var/cache/pppoe-xp), PXG_SMP,
+# PXG_MEM_MB.
+
+PXG_GUEST_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")/guest" && pwd)
+PXG_RUN_DIR=${PXG_RUN_DIR:-/run/pxg}
+
+pxg_err() { echo "pxg: $*" >&2; }
+
+guest_build() {
+	"$PXG_GUEST_DIR/build-image.sh"
+}
+
+# Deterministic, locally administered MAC per guest name.
+pxg_mac_for() {
+	local h
+	h=$(printf '%s' "$1" | sha256sum | cut -c1-6)
+	echo "52:54:00:${h:0:2}:${h:2:2}:${h:4:2}"
+}
+
+pxg_qemu_pid() {
+	local f="$PXG_RUN_DIR/$1/qemu.pid"
+	[ -s "$f" ] && cat "$f"
+}
+
+guest_start() {
+	local name=$1 netns=$2 tap=$3 share=${4:-}
+	local state="$PXG_RUN_DIR/$name" image pid
+	if [ $# -lt 3 ]; then
+		pxg_err "usage: guest_start NAME NETNS TAP [SHARE_DIR]"
+		return 2
+	fi
+	if [ ${#tap} -gt 15 ]; then
+		pxg_err "tap name '$tap' is longer than 15 characters"
+		return 2
+	fi
+	if [ -d "$state" ]; then
+		pid=$(pxg_qemu_pid "$name")
+		if [ -n "$pid" ] && kill -0 "$pid" 2>/dev/null; then
+			pxg_err "guest $name is running (qemu pid $pid); guest_stop it first"
+			return 1
+		fi
+		# Left over by a run that died without its trap.
+		guest_stop "$name"
+	fi
+	command -v qemu-system-x86_64 >/dev/null || {
+		pxg_err "qemu-system-x86_64 is not installed (apt-get install qemu-system-x86)"
+		return 1
+	}
+	image=$(guest_build) || {
+		pxg_err "image build failed"
+		return 1
+	}
+	mkdir -p "$state"
+	echo "$netns" >"$state/netns"
+	echo "$tap" >"$state/tap"
+	if ! ip netns list | awk '{ print $1 }' | grep -qx -- "$netns"; then
+		ip netns add "$netns" || {
+			guest_stop "$name"
+			return 1
+		}
+		touch "$state/netns.created"
+	fi
+	if ! ip -n "$netns" tuntap add dev "$tap" mode tap ||
+		! ip -n "$netns" link set "$tap" up; then
+		pxg_err "cannot create tap $tap in netns $netns"
+		guest_stop "$name"
+		return 1
+	fi
+	touch "$state/tap.created"
+	if ! ip netns exec "$netns" "$PXG_GUEST_DIR/launch.sh" "$image" "$state" \
+		"$tap" "$(pxg_mac_for "$name")" ${share:+"$share"} >"$state/qemu.out" 2>&1; then
+		pxg_err "qemu failed to start: $(cat "$state/qemu.out")"
+		guest_stop "$name"
+		return 1
+	fi
+	pid=$(pxg_qemu_pid "$name")
+	# The first request waits in the socket until the guest's loop reads it.
+	if ! python3 "$PXG_GUEST_DIR/guest-ctl.py" "$state/ctl.sock" \
+		"${PXG_BOOT_TIMEOUT:-120}" true --pid "$pid" >/dev/null; then
+		pxg_err "guest $name did not answer within ${PXG_BOOT_TIMEOUT:-120} s; console tail:"
+		tail -n 30 "$state/console.log" >&2 2>/dev/null
+		guest_stop "$name"
+		return 1
+	fi
+}
+
+guest_exec() {
+	local name=$1 cmd=$2 timeout=${3:-${PXG_EXEC_TIMEOUT:-60}}
+	local state="$PXG_RUN_DIR/$name" pid
+	pid=$(pxg_qemu_pid "$name") || {
+		pxg_err "guest $name is not running"
+		return 125
+	}
+	# One request at a time per guest: the guest serves them in order anyway,
+	# the lock keeps replies from interleaving on the socket.
+	flock "$state/ctl.lock" python3 "$PXG_GUEST_DIR/guest-ctl.py" \
+		"$state/ctl.sock" "$timeout" "$cmd" --pid "$pid"
+}
+
+guest_console() {
+	tail -n "${2:-40}" "$PXG_RUN_DIR/$1/console.log"
+}
+
+guest_stop() {
+	local name=$1 state="$PXG_RUN_DIR/$1" pid netns tap
+	[ -d "$state" ] || return 0
+	pid=$(pxg_qemu_pid "$name")
+	if [ -n "$pid" ] && kill -0 "$pid" 2>/dev/null; then
+		# The guest holds nothing on disk: SIGTERM is a clean power-off.
+		kill -TERM "$pid" 2>/dev/null
+		for _ in $(seq 50); do
+			kill -0 "$pid" 2>/dev/null || break
+			sleep 0.1
+		done
+		kill -KILL "$pid" 2>/dev/null
+	fi
+	netns=$(cat "$state/netns" 2>/dev/null)
+	tap=$(cat "$state/tap" 2>/dev/null)
+	if [ -e "$state/tap.created" ]; then
+		ip -n "$netns" link del "$tap" 2>/dev/null
+	fi
+	if [ -e "$state/netns.created" ]; then
+		ip netns del "$netns" 2>/dev/null
+	fi
+	rm -rf "$state"
+	return 0
+}
+
+guest_bench() {
+	local duration=${1:?usage: guest_bench DURATION [ARGS...]}
+	shift
+	local name="pxgb$$" rc
+	guest_start "$name" "pxgb$$" "pxgbt$$" ${PXG_BENCH_SHARE:+"$PXG_BENCH_SHARE"} ||
+		return 1
+	guest_exec "$name" "pxp-bench-guest --duration $duration $*" \
+		$((duration * 40 + 300))
+	rc=$?
+	guest_stop "$name"
+	return $rc
+}
