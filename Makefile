@@ -101,7 +101,7 @@ $(O)/tests/%: $(O)/tests/%.o $(LIB)
 
 # Fuzzers: the pure protocol cores rebuilt with sanitizers; libFuzzer from clang.
 FUZZ_CFLAGS := -std=gnu11 -g -O1 -fsanitize=fuzzer,address,undefined \
-	-fno-sanitize-recover=undefined -Iinclude -Ipppoe $(PKG_CFLAGS)
+	-fno-sanitize-recover=undefined -Iinclude -Ipppoe -Ibpf $(PKG_CFLAGS)
 FUZZ_LIB_SRCS := $(PPPOE_SRCS)
 
 $(O)/tests/fuzz/%: tests/fuzz/%.c $(FUZZ_LIB_SRCS) $(wildcard pppoe/*.h include/*.h tests/fuzz/*.h tests/unit/*.h user/*.h) \

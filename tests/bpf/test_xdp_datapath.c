@@ -1,0 +1,286 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Table-driven BPF_PROG_TEST_RUN cases for the two XDP programs of the express data path
+ * (bpf/xdp_wan.bpf.c, bpf/xdp_session.bpf.c): each case (xdp_cases.h) gives an input
+ * frame, the expected verdict, the expected output frame (bytes), the redirect target where
+ * it applies and the counter that must move.
+ *
+ *   test_xdp_datapath           run the table: one PASS/FAIL line per case
+ *   test_xdp_datapath --bench   also print ns/packet of each program path (to stderr)
+ */
+#include <errno.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <arpa/inet.h>
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+#include <linux/bpf.h>
+#include <unistd.h>
+
+#include "dp_load.h"
+#include "pppoe_wire.h"
+#include "pxp_maps.h"
+#include "xdp_session.skel.h"
+#include "xdp_wan.skel.h"
+
+#include "xdp_cases.h"
+
+/* ---- running ------------------------------------------------------------------------- */
+
+static struct pxp_dp_progs progs;
+
+static int set_state(const struct xdp_case *c)
+{
+	struct pxp_config cfg = {
+		.vlan_tci = c->vlan_tci,
+		.wan_xsk_base = WAN_XSK_BASE,
+		.peer_xsk_base = PEER_XSK_BASE,
+		.flags = (c->afxdp ? PXP_CFG_F_AFXDP : 0) | (c->nr_cpus ? PXP_CFG_F_CPU_SPREAD : 0),
+		.nr_cpus = c->nr_cpus,
+	};
+	struct bpf_cpumap_val cpu_val = { .qsize = 64, .bpf_prog.fd = pxp_dp_fd_prog_cpu(&progs) };
+	struct pxp_session s = {
+		.session_id = htons(TEST_SID),
+		.mtu = TEST_MTU,
+		.wan_ifindex = WAN_IFINDEX,
+		.peer_ifindex = PEER_IFINDEX,
+		.vlan_tci = c->vlan_tci,
+		.flags = PXP_SESSION_F_MSS_CLAMP,
+	};
+	struct pxp_session_key key = { .session_id = htons(TEST_SID) };
+	uint32_t zero = 0, ifindex = EGRESS_TEST_IFINDEX;
+
+	memcpy(s.peer_mac, peer_mac, 6);
+	memcpy(s.wan_mac, wan_mac, 6);
+	memcpy(s.netdev_mac, netdev_mac, 6);
+	memcpy(s.peer_netdev_mac, peer_netdev_mac, 6);
+	memcpy(key.peer_mac, peer_mac, 6);
+	if (c->no_cpu_entry)
+		bpf_map_delete_elem(pxp_dp_fd_cpus(&progs), &zero);
+	else if (bpf_map_update_elem(pxp_dp_fd_cpus(&progs), &zero, &cpu_val, BPF_ANY))
+		return -errno;
+	if (bpf_map_update_elem(pxp_dp_fd_config(&progs), &zero, &cfg, BPF_ANY) ||
+	    bpf_map_update_elem(pxp_dp_fd_sessions(&progs), &key, &s, BPF_ANY))
+		return -errno;
+	if (c->no_egress_record) {
+		bpf_map_delete_elem(pxp_dp_fd_egress(&progs), &ifindex);
+		return 0;
+	}
+	return bpf_map_update_elem(pxp_dp_fd_egress(&progs), &ifindex, &s, BPF_ANY) ? -errno : 0;
+}
+
+static int counter_sum(enum pxp_counter which, uint64_t *out)
+{
+	int ncpu = libbpf_num_possible_cpus();
+	struct pxp_counters *per_cpu;
+	uint32_t q = 0;
+
+	if (ncpu <= 0)
+		return -EINVAL;
+	per_cpu = calloc((size_t)ncpu, sizeof(*per_cpu));
+	if (!per_cpu)
+		return -ENOMEM;
+	if (bpf_map_lookup_elem(pxp_dp_fd_counters(&progs), &q, per_cpu)) {
+		free(per_cpu);
+		return -errno;
+	}
+	*out = 0;
+	for (int i = 0; i < ncpu; i++)
+		*out += per_cpu[i].c[which];
+	free(per_cpu);
+	return 0;
+}
+
+static int run_prog(const struct xdp_case *c, const struct frame *in, struct frame *out,
+		    uint32_t *retval, uint32_t repeat, uint32_t *duration)
+{
+	struct xdp_md ctx = { .ingress_ifindex = EGRESS_TEST_IFINDEX };
+	LIBBPF_OPTS(bpf_test_run_opts, opts, .data_in = in->b, .data_size_in = (uint32_t)in->len,
+		    .data_out = out->b, .data_size_out = sizeof(out->b), .repeat = repeat);
+	int fd = c->prog == PROG_WAN ? pxp_dp_fd_prog_wan(&progs) : pxp_dp_fd_prog_session(&progs);
+
+	if (c->prog == PROG_SESSION) {
+		ctx.data_end = (uint32_t)in->len;
+		opts.ctx_in = &ctx;
+		opts.ctx_size_in = sizeof(ctx);
+	}
+	if (bpf_prog_test_run_opts(fd, &opts))
+		return -errno;
+	out->len = opts.data_size_out;
+	*retval = opts.retval;
+	if (duration)
+		*duration = opts.duration;
+	return 0;
+}
+
+static uint32_t *last_redirect(enum prog prog)
+{
+	return prog == PROG_SESSION ? &progs.session->bss->pxp_last_redirect
+				    : &progs.wan->bss->pxp_last_redirect;
+}
+
+static const char *verdict_name(uint32_t v)
+{
+	static const char *const names[] = { "ABORTED", "DROP", "PASS", "TX", "REDIRECT" };
+
+	return v < 5 ? names[v] : "?";
+}
+
+static void hexdiff(char *buf, size_t n, const struct frame *got, const struct frame *want)
+{
+	size_t i;
+
+	for (i = 0; i < got->len && i < want->len && got->b[i] == want->b[i]; i++)
+		;
+	snprintf(buf, n, "output differs at byte %zu (len %zu, want %zu): got %02x want %02x", i,
+		 got->len, want->len, i < got->len ? got->b[i] : 0, i < want->len ? want->b[i] : 0);
+}
+
+static bool run_case(const struct xdp_case *c)
+{
+	struct frame out = { 0 };
+	uint64_t before, after;
+	uint32_t retval = 0;
+	char why[160];
+	int err;
+
+	err = set_state(c);
+	err = err ?: counter_sum(c->counter, &before);
+	*last_redirect(c->prog) = 0;
+	err = err ?: run_prog(c, &c->in, &out, &retval, 1, NULL);
+	err = err ?: counter_sum(c->counter, &after);
+	if (err) {
+		printf("FAIL bpf/%s: setup or test run: %s\n", c->name, strerror(-err));
+		return false;
+	}
+	if ((int)retval != c->verdict) {
+		printf("FAIL bpf/%s: verdict %s, want %s\n", c->name, verdict_name(retval),
+		       verdict_name((uint32_t)c->verdict));
+		return false;
+	}
+	if (c->redirect && *last_redirect(c->prog) != c->redirect) {
+		printf("FAIL bpf/%s: redirected to %#x, want %#x\n", c->name,
+		       *last_redirect(c->prog), c->redirect);
+		return false;
+	}
+	if (c->verdict != XDP_DROP) {
+		const struct frame *want = c->out.len ? &c->out : &c->in;
+
+		if (out.len != want->len || memcmp(out.b, want->b, out.len)) {
+			hexdiff(why, sizeof(why), &out, want);
+			printf("FAIL bpf/%s: %s\n", c->name, why);
+			return false;
+		}
+	}
+	if (after != before + 1) {
+		printf("FAIL bpf/%s: counter %d moved by %llu, want 1\n", c->name, c->counter,
+		       (unsigned long long)(after - before));
+		return false;
+	}
+	printf("PASS bpf/%s\n", c->name);
+	return true;
+}
+
+/*
+ * ns/packet of each program's main paths, to stderr (informational, not a test case).
+ * BPF_PROG_TEST_RUN's repeat re-runs the program on its own output (the frame is changed in
+ * place, even in live-frames mode), so each frame gets its own call, and the time is the
+ * kernel's own per-program accounting (BPF_ENABLE_STATS: run_time_ns / run_cnt), which
+ * covers the program alone, not the syscall.
+ */
+#define BENCH_CALLS 100000
+
+static int prog_stats(int fd, uint64_t *ns, uint64_t *cnt)
+{
+	struct bpf_prog_info info = { 0 };
+	uint32_t len = sizeof(info);
+
+	if (bpf_obj_get_info_by_fd(fd, &info, &len))
+		return -errno;
+	*ns = info.run_time_ns;
+	*cnt = info.run_cnt;
+	return 0;
+}
+
+static int time_case(const struct xdp_case *c, double *ns_per_packet)
+{
+	int fd = c->prog == PROG_WAN ? pxp_dp_fd_prog_wan(&progs) : pxp_dp_fd_prog_session(&progs);
+	uint64_t ns0 = 0, cnt0 = 0, ns1 = 0, cnt1 = 0;
+	struct frame out;
+	uint32_t retval;
+	int err;
+
+	err = set_state(c);
+	err = err ?: prog_stats(fd, &ns0, &cnt0);
+	for (uint32_t i = 0; i < BENCH_CALLS && !err; i++) {
+		err = run_prog(c, &c->in, &out, &retval, 1, NULL);
+		if (!err && (int)retval != c->verdict)
+			err = -EPROTO; /* not the path we mean to time */
+	}
+	err = err ?: prog_stats(fd, &ns1, &cnt1);
+	if (!err && cnt1 == cnt0)
+		err = -ENODATA;
+	if (!err)
+		*ns_per_packet = (double)(ns1 - ns0) / (double)(cnt1 - cnt0);
+	return err;
+}
+
+static void bench(void)
+{
+	static const char *const names[] = {
+		"wan_ipv4_decap",	    "wan_ipv6_decap",
+		"wan_mss_clamp_v4_syn",	    "wan_ethernet_padding_trimmed",
+		"wan_vlan_decap",	    "wan_wrong_session_passed",
+		"wan_discovery_passed",	    "wan_truncated_pppoe_dropped",
+		"session_ipv4_encap",	    "session_ipv6_encap",
+		"session_mss_clamp_v4_syn", "session_vlan_encap_with_pcp",
+		"session_not_ip_dropped"
+	};
+	int stats_fd = bpf_enable_stats(BPF_STATS_RUN_TIME);
+	double ns;
+
+	if (stats_fd < 0) {
+		fprintf(stderr, "bench: BPF_ENABLE_STATS: %s\n", strerror(errno));
+		return;
+	}
+	for (size_t n = 0; n < sizeof(names) / sizeof(names[0]); n++) {
+		for (size_t i = 0; i < nr_cases; i++) {
+			const struct xdp_case *c = &cases[i];
+			int err;
+
+			if (strcmp(c->name, names[n]))
+				continue;
+			err = time_case(c, &ns);
+			if (err)
+				fprintf(stderr, "bench %s: %s\n", c->name, strerror(-err));
+			else
+				fprintf(stderr, "bench %-16s %-30s %5.1f ns/packet\n",
+					c->prog == PROG_WAN ? "pxp_xdp_wan" : "pxp_xdp_session",
+					c->name, ns);
+		}
+	}
+	close(stats_fd);
+}
+
+int main(int argc, char **argv)
+{
+	bool do_bench = argc > 1 && !strcmp(argv[1], "--bench");
+	int failed = 0, err;
+
+	build_table();
+	err = pxp_dp_progs_load(&progs, true);
+	if (err) {
+		printf("FAIL bpf/xdp_programs_load: %s\n", strerror(-err));
+		return 1;
+	}
+	printf("PASS bpf/xdp_programs_load\n");
+	for (size_t i = 0; i < nr_cases; i++)
+		failed += !run_case(&cases[i]);
+	if (do_bench)
+		bench();
+	pxp_dp_progs_destroy(&progs);
+	return failed ? 1 : 0;
+}

@@ -1,0 +1,44 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The packet code shared by the XDP programs and the AF_XDP engine (bpf/lib/) on
+ * arbitrary frames: parse, decap header rewrite, encap, MSS clamp and flow hash must stay
+ * inside the exact-size buffer whatever the bytes say.
+ */
+#include <stdint.h>
+#include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
+#include "lib/pxp_parse.h"
+#include "lib/pxp_encap.h"
+#include "lib/pxp_mss.h"
+#include "lib/pxp_hash.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *in, size_t n)
+{
+	uint8_t *buf = malloc(64 + n + 1);
+	uint8_t *data = buf + 64, *end = data + n;
+	struct pxp_session s = { .mtu = 1492, .vlan_tci = n & 1 ? 100 : 0, .flags = 1 };
+	struct pxp_wan_frame f = { 0 };
+	struct pxp_egress_frame e = { 0 };
+
+	memcpy(data, in, n);
+	if (pxp_parse_wan(data, end, n & 2 ? 100 : 0, &f) == PXP_PARSE_DATA) {
+		uint8_t *d = data + f.l2_len - PXP_ETH_HLEN, *t = end - f.pad_len;
+		if (t - d < PXP_ETH_HLEN + f.ip_len)
+			abort();
+		pxp_write_decap_eth(d, t, &s, f.ppp_proto);
+		pxp_mss_clamp(d + PXP_ETH_HLEN, t, f.ppp_proto, s.mtu);
+		pxp_flow_hash(d + PXP_ETH_HLEN, t, f.ppp_proto);
+	}
+	memcpy(data, in, n);
+	if (pxp_parse_egress(data, end, &e) == PXP_PARSE_DATA) {
+		uint8_t *t = end - e.pad_len, *d = data - pxp_encap_growth(&s);
+		if (t - data != PXP_ETH_HLEN + e.ip_len)
+			abort();
+		if (pxp_write_encap(d, t, &s, e.ppp_proto, e.ip_len))
+			abort();
+		pxp_mss_clamp(d + PXP_ETH_HLEN + pxp_encap_growth(&s), t, e.ppp_proto, s.mtu);
+	}
+	free(buf);
+	return 0;
+}

@@ -1,0 +1,333 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# The express data path between two ends of a static PPPoE session (no control plane):
+# each end runs tests/tools/dp_static_session, which attaches the XDP programs to its WAN
+# port and creates its own pxp0.
+#
+#   lan ------- router ====== PPPoE session 0x2a over veth ====== isp ------- net
+#   lan0     lan1  pxp0 [wan0] XDP                      XDP [isp0] pxp0  isp1    net0
+#   192.168.100.2  100.64.1.2                                 100.64.1.1     198.51.100.2
+#   fd00:100::2    2001:db8:1::1/64                     2001:db8:1::2/64     2001:db8:2::2
+#
+# For each mode (xdp, generic, afxdp; then xdp with VLAN 100 on the WAN, and xdp spreading
+# over 2 CPUs through a cpumap): pings both ways (IPv4, IPv6), iperf3 TCP and UDP both
+# directions, no drop counted on either end, the MSS clamp seen on the wire, "frag needed"
+# for a DF ping above the session MTU, both again after a session MTU change; then teardown leaves no XDP program on the WAN, also
+# after kill -9 of the holder followed by pxp_dp_cleanup_stale().
+PXP_NS_PREFIX=${PXP_NS_PREFIX:-pxx$$-}
+. "$(dirname "$0")/lib.sh"
+
+DP_TOOL=${DP_TOOL:-$PXP_TOOLS/dp_static_session}
+SID=42
+MTU=1492
+IPERF_SECS=${IPERF_SECS:-3}
+declare -A HOLDER # "ns" -> pid of the dp_static_session holding that end
+MODE=
+END_ARGS=
+
+mac_of() { # ns ifname
+	ip -n "$1" -br link show "$2" | awk '{print $3}'
+}
+
+# start_end NS WAN PEER_MAC LOCAL_V4 PEER_V4 LOCAL_V6 [TOOL_OPTION]: one end, in MODE.
+start_end() {
+	local ns=$1 wan=$2 peer_mac=$3 out=$PXP_TMP/holder-$1.out
+	rm -f "$out" # no "ready" left from an earlier holder
+	# Not through in_ns (a shell function): $! must be the holder itself.
+	ip netns exec "$ns" "$DP_TOOL" up --wan "$wan" --sid $SID --peer-mac "$peer_mac" \
+		--ifname pxp0 --mtu $MTU --mode "$MODE" --mtu-on-usr1 1400 $END_ARGS ${7:-} \
+		>"$out" 2>&1 &
+	HOLDER[$ns]=$!
+	on_cleanup "kill ${HOLDER[$ns]}"
+	wait_for 10 grep -q '^ready' "$out" || {
+		echo "holder in $ns: $(cat "$out")" >&2
+		return 1
+	}
+	ip -n "$ns" addr add "$4" peer "$5" dev pxp0 &&
+		ip -n "$ns" addr add "$6" dev pxp0 nodad
+}
+
+stop_end() { # ns [signal]
+	local pid=${HOLDER[$1]}
+	kill "-${2:-TERM}" "$pid" 2>/dev/null
+	wait "$pid" 2>/dev/null
+	HOLDER[$1]=
+}
+
+session_up() {
+	local router_mac isp_mac
+	router_mac=$(mac_of "$NS_ROUTER" wan0)
+	isp_mac=$(mac_of "$NS_ISP" isp0)
+	start_end "$NS_ROUTER" wan0 "$isp_mac" 100.64.1.2 100.64.1.1 2001:db8:1::1/64 || return 1
+	# The isp end does not clamp: what the hosts see is what the router put on the wire.
+	start_end "$NS_ISP" isp0 "$router_mac" 100.64.1.1 100.64.1.2 2001:db8:1::2/64 \
+		--no-mss-clamp || return 1
+	ip -n "$NS_ROUTER" route replace default dev pxp0
+	ip -n "$NS_ROUTER" -6 route replace default via 2001:db8:1::2 dev pxp0
+	ip -n "$NS_ISP" -6 route replace fd00:100::/64 via 2001:db8:1::1 dev pxp0
+}
+
+session_down() {
+	stop_end "$NS_ROUTER"
+	stop_end "$NS_ISP"
+}
+
+counter() { # ns wan name
+	in_ns "$1" "$DP_TOOL" stats --wan "$2" | awk -v n="$3" '$1 == n {print $2}'
+}
+
+# Every drop counter of both ends must be zero.
+check_no_drops() {
+	local ns wan bad
+	for ns in "$NS_ROUTER:wan0" "$NS_ISP:isp0"; do
+		wan=${ns#*:}
+		ns=${ns%%:*}
+		bad=$(in_ns "$ns" "$DP_TOOL" stats --wan "$wan" | awk '/^drop_/ && $2 != 0')
+		[ -z "$bad" ] || {
+			fail "$wan counted drops: $(tr '\n' ' ' <<<"$bad")"
+			return 1
+		}
+	done
+}
+
+test_ping_v4() {
+	ip netns exec "$NS_ROUTER" ping -c 2 -W 2 -i 0.2 100.64.1.1 >/dev/null ||
+		fail "router cannot ping the isp end over the session" || return 1
+	ip netns exec "$NS_ISP" ping -c 2 -W 2 -i 0.2 100.64.1.2 >/dev/null ||
+		fail "isp cannot ping the router end over the session" || return 1
+	ip netns exec "$NS_LAN" ping -c 2 -W 2 -i 0.2 198.51.100.2 >/dev/null ||
+		fail "lan cannot ping net (NAT over pxp0)"
+}
+
+test_ping_v6() {
+	ip netns exec "$NS_LAN" ping -6 -c 2 -W 2 -i 0.2 2001:db8:2::2 >/dev/null ||
+		fail "lan cannot ping net over IPv6" || return 1
+	ip netns exec "$NS_NET" ping -6 -c 2 -W 2 -i 0.2 fd00:100::2 >/dev/null ||
+		fail "net cannot ping lan over IPv6"
+}
+
+iperf_check() { # description client_ns server_ns server_ip [iperf3 args]
+	local what=$1 mbit
+	shift
+	mbit=$(iperf_tcp "$1" "$2" "$3" "$IPERF_SECS" "${@:4}") || {
+		fail "$what: iperf3 did not run"
+		return 1
+	}
+	echo "${LABEL:-$MODE} $what ${mbit} Mbit/s" >>"$PXP_TMP/throughput"
+	[ "${mbit:-0}" -gt 10 ] || fail "$what: only ${mbit} Mbit/s"
+}
+
+test_tcp() {
+	iperf_check "tcp lan->net" "$NS_LAN" "$NS_NET" 198.51.100.2 || return 1
+	iperf_check "tcp net->lan" "$NS_LAN" "$NS_NET" 198.51.100.2 -R || return 1
+	iperf_check "tcp6 lan->net" "$NS_LAN" "$NS_NET" 2001:db8:2::2 || return 1
+	check_no_drops
+}
+
+rcvbuf_errors() { # ns
+	ip netns exec "$1" nstat -asz UdpRcvbufErrors | awk '$1 == "UdpRcvbufErrors" {print $2}'
+}
+
+# udp_run PORT RECEIVER_NS [-R]: 20 Mbit/s of UDP for 2 s. Datagrams lost beyond what the
+# receiving socket itself refused (a busy shared machine) are unexplained drops.
+udp_run() {
+	local port=$1 rx_ns=$2 before after out
+	shift 2
+	iperf_server "$NS_NET" "$port" || fail "no iperf3 server" || return 1
+	before=$(rcvbuf_errors "$rx_ns")
+	out=$(ip netns exec "$NS_LAN" iperf3 -c 198.51.100.2 -p "$port" -u -b 20M -l 1400 -t 2 \
+		-J "$@" 2>/dev/null | python3 -c \
+		'import json,sys; s=json.load(sys.stdin)["end"]["sum"]; print(s["lost_packets"], s["packets"])')
+	after=$(rcvbuf_errors "$rx_ns")
+	set -- $out
+	[ -n "${2:-}" ] && [ "$2" -gt 0 ] || fail "udp $port: iperf3 did not run" || return 1
+	local unexplained=$(($1 - (${after:-0} - ${before:-0})))
+	[ "$unexplained" -le $(($2 / 100)) ] ||
+		fail "udp $port: $1 of $2 lost, only $((${after:-0} - ${before:-0})) by the receiving socket"
+}
+
+test_udp() {
+	udp_run 5202 "$NS_NET" || return 1
+	udp_run 5203 "$NS_LAN" -R || return 1
+	check_no_drops
+}
+
+# Both hosts offer MSS 1460. The isp end does not clamp, so the SYN as net receives it is the
+# SYN the router's session program put on the wire, and the SYN-ACK as lan receives it is the
+# one the router's WAN program clamped: both must say MTU - 40. (tcpdump on the WAN veths cannot
+# see the wire itself: XDP-redirected frames bypass the packet taps.)
+test_mss_clamp_on_wire() {
+	local syn=$PXP_TMP/syn.txt synack=$PXP_TMP/synack.txt
+	# Hosts derive their SYN's MSS from a cached path MTU: start from none.
+	ip -n "$NS_LAN" route flush cache
+	ip -n "$NS_NET" route flush cache
+	ip netns exec "$NS_NET" timeout 6 tcpdump -lni net0 -c 1 \
+		'tcp port 5301 and tcp[tcpflags] == tcp-syn' >"$syn" 2>/dev/null &
+	local t1=$!
+	ip netns exec "$NS_LAN" timeout 6 tcpdump -lni lan0 -c 1 \
+		'tcp port 5301 and tcp[tcpflags] & (tcp-syn|tcp-ack) == (tcp-syn|tcp-ack)' \
+		>"$synack" 2>/dev/null &
+	local t2=$!
+	sleep 1
+	ip netns exec "$NS_NET" timeout 5 socat -u TCP-LISTEN:5301,reuseaddr - >/dev/null &
+	sleep 0.5
+	ip netns exec "$NS_LAN" sh -c 'echo hi | timeout 3 socat -u - TCP:198.51.100.2:5301' \
+		2>/dev/null
+	wait $t1 $t2
+	grep -q "mss $((MTU - 40))" "$syn" || fail "SYN at net: $(cat "$syn")" || return 1
+	grep -q "mss $((MTU - 40))" "$synack" || fail "SYN-ACK at lan: $(cat "$synack")"
+}
+
+# A destination per mode: lan caches the path MTU it learns per destination.
+mode_dst() {
+	case $MODE in
+	xdp) echo 198.51.100.2 ;;
+	generic) echo 198.51.100.3 ;;
+	*) echo 198.51.100.4 ;;
+	esac
+}
+
+test_frag_needed() {
+	local out dst
+	dst=$(mode_dst)
+	out=$(ip netns exec "$NS_LAN" ping -M "do" -s 1472 -c 1 -W 2 "$dst" 2>&1)
+	echo "$out" | grep -q "mtu = $MTU" ||
+		fail "no frag needed with mtu $MTU for a 1500-byte DF ping: $(tr '\n' ' ' <<<"$out")"
+}
+
+mtu_of() { # ns ifname
+	ip -n "$1" link show "$2" | sed -n 's/.* mtu \([0-9]*\) .*/\1/p'
+}
+
+# The session MTU changes while running (as after LCP renegotiation): both netdevs, the
+# maps, the MSS clamp and the kernel's frag-needed follow.
+test_mtu_change() {
+	local out=$PXP_TMP/holder-$NS_ROUTER.out old_mtu=$MTU rc=0
+	kill -USR1 "${HOLDER[$NS_ROUTER]}"
+	wait_for 5 grep -q "^mtu 1400: ok" "$out" || fail "set_mtu: $(tail -1 "$out")" || return 1
+	[ "$(mtu_of "$NS_ROUTER" pxp0)" = 1400 ] && [ "$(mtu_of "$NS_ROUTER" pxp0-x)" = 1400 ] ||
+		fail "netdev MTUs $(mtu_of "$NS_ROUTER" pxp0)/$(mtu_of "$NS_ROUTER" pxp0-x)" ||
+		return 1
+	MTU=1400
+	test_mss_clamp_on_wire || rc=1
+	if [ $rc = 0 ]; then
+		local ping
+		ping=$(ip netns exec "$NS_LAN" ping -M "do" -s 1450 -c 1 -W 2 "$(mode_dst)" 2>&1)
+		echo "$ping" | grep -q "mtu = 1400" ||
+			fail "no frag needed at 1400: $(tr '\n' ' ' <<<"$ping")" || rc=1
+	fi
+	MTU=$old_mtu
+	return $rc
+}
+
+xdp_on() { # ns ifname: is any XDP program attached?
+	ip -n "$1" link show "$2" | grep -q 'prog/xdp'
+}
+
+test_teardown() {
+	session_down
+	if xdp_on "$NS_ROUTER" wan0 || xdp_on "$NS_ISP" isp0; then
+		fail "an XDP program is still attached after SIGTERM"
+		return 1
+	fi
+	if ip -n "$NS_ROUTER" link show pxp0 >/dev/null 2>&1; then
+		fail "pxp0 still exists after SIGTERM"
+		return 1
+	fi
+}
+
+test_kill9_cleanup() {
+	local out=$PXP_TMP/holder-kill9.out
+	rm -f "$out"
+	ip netns exec "$NS_ROUTER" "$DP_TOOL" up --wan wan0 --sid $SID \
+		--peer-mac 02:00:00:00:00:01 --ifname pxp0 --mode "$MODE" >"$out" 2>&1 &
+	local pid=$!
+	wait_for 10 grep -q '^ready' "$out" || fail "holder did not start: $(cat "$out")" || return 1
+	kill -9 $pid
+	wait $pid 2>/dev/null
+	# The point of the cleanup: a dead holder leaves its program on the WAN.
+	xdp_on "$NS_ROUTER" wan0 || fail "kill -9 left nothing behind (test proves nothing)" ||
+		return 1
+	in_ns "$NS_ROUTER" "$DP_TOOL" cleanup --wan wan0 --ifname pxp0 ||
+		fail "cleanup failed" || return 1
+	if xdp_on "$NS_ROUTER" wan0; then
+		fail "XDP still on wan0 after cleanup"
+		return 1
+	fi
+	if ip -n "$NS_ROUTER" link show pxp0 >/dev/null 2>&1; then
+		fail "pxp0 still exists after cleanup"
+		return 1
+	fi
+}
+
+missing=$(require_cmds ip ping nft iperf3 tcpdump ethtool python3 socat) || {
+	skip_test datapath "missing commands:$missing (make deps installs them)"
+	exit 0
+}
+[ -x "$DP_TOOL" ] || {
+	echo "FAIL datapath/tool: $DP_TOOL not built"
+	exit 1
+}
+topo_create pppoe || {
+	echo "FAIL datapath/topology: could not build the topology"
+	exit 1
+}
+topo_nat_out pxp0
+# Extra addresses for test_frag_needed, one per mode.
+ip -n "$NS_NET" addr add 198.51.100.3/24 dev net0
+ip -n "$NS_NET" addr add 198.51.100.4/24 dev net0
+# Hosts whose TCP crosses an XDP-redirecting veth must finish their own checksums.
+ip netns exec "$NS_LAN" ethtool -K lan0 tx off >/dev/null
+ip netns exec "$NS_NET" ethtool -K net0 tx off >/dev/null
+
+for MODE in xdp generic afxdp; do
+	if ! session_up; then
+		echo "FAIL datapath/$MODE/session_up: the static session did not come up"
+		PXP_FAILED=1
+		session_down
+		continue
+	fi
+	run_test "datapath/$MODE/ping_v4" test_ping_v4
+	run_test "datapath/$MODE/ping_v6" test_ping_v6
+	run_test "datapath/$MODE/tcp_both_ways" test_tcp
+	run_test "datapath/$MODE/udp_both_ways" test_udp
+	run_test "datapath/$MODE/mss_clamp_on_wire" test_mss_clamp_on_wire
+	run_test "datapath/$MODE/frag_needed" test_frag_needed
+	run_test "datapath/$MODE/mtu_change" test_mtu_change
+	run_test "datapath/$MODE/teardown_detaches" test_teardown
+	run_test "datapath/$MODE/kill9_then_cleanup" test_kill9_cleanup
+done
+# With --cpus every decapsulated frame went through the cpumap: none fell back.
+test_cpumap_used() {
+	local fb decap
+	fb=$(counter "$NS_ROUTER" wan0 cpu_fallback)
+	decap=$(counter "$NS_ROUTER" wan0 decap)
+	[ "${decap:-0}" -gt 0 ] || fail "nothing decapsulated" || return 1
+	[ "${fb:-1}" -eq 0 ] || fail "$fb of $decap frames fell back from the cpumap"
+}
+
+# variant LABEL MODE TOOL_ARGS: a shorter pass with extra options on both ends.
+variant() {
+	LABEL=$1 MODE=$2 END_ARGS=$3
+	if ! session_up; then
+		echo "FAIL datapath/$LABEL/session_up: the static session did not come up"
+		PXP_FAILED=1
+		session_down
+		return
+	fi
+	run_test "datapath/$LABEL/ping_v4" test_ping_v4
+	run_test "datapath/$LABEL/ping_v6" test_ping_v6
+	run_test "datapath/$LABEL/tcp_both_ways" test_tcp
+	run_test "datapath/$LABEL/mss_clamp_on_wire" test_mss_clamp_on_wire
+	case $END_ARGS in *--cpus*) run_test "datapath/$LABEL/cpumap_used" test_cpumap_used ;; esac
+	run_test "datapath/$LABEL/teardown_detaches" test_teardown
+}
+
+# 802.1Q on the WAN: this kernel has no 802.1Q support, the programs push and pop the tag
+# (each end takes only frames tagged with its VID, so traffic flowing proves the tags).
+variant xdp_vlan100 xdp "--vlan 100 --vlan-pcp 5"
+# Software RSS: decapsulated frames spread over 2 CPUs through the cpumap.
+variant xdp_cpus2 xdp "--cpus 2"
+[ -f "$PXP_TMP/throughput" ] && sed 's/^/# /' "$PXP_TMP/throughput" >&2
+tests_done

@@ -1,0 +1,554 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The express data path (user/datapath.h): loads bpf/xdp_wan.bpf.c onto the WAN port and
+ * bpf/xdp_session.bpf.c onto the hidden peer of each session netdev, keeps the session
+ * records in their maps, and in mode afxdp starts the AF_XDP engine on top of them.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <arpa/inet.h>
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+#include <linux/if_link.h>
+
+#include "datapath.h"
+#include "dp_load.h"
+#include "engine.h"
+#include "log.h"
+#include "pppoe_wire.h"
+#include "pxp_maps.h"
+#include "session_netdev.h"
+
+/* The engine's sockets: WAN queue q at key q, hidden-peer queue q at key PEER_XSK_BASE + q. */
+#define WAN_XSK_BASE   0
+#define PEER_XSK_BASE  PXP_MAX_RX_QUEUES
+/* IPv4's minimum MTU (RFC 791); it also keeps mtu - 60 (the IPv6 MSS clamp) positive. */
+#define PXP_DP_MIN_MTU 68
+
+struct dp_session {
+	struct pxp_netdev nd;
+	struct pxp_session rec;
+	struct pxp_session_key key;
+};
+
+struct pxp_dp {
+	enum pxp_dp_mode mode;
+	__u32 xdp_flags; /* XDP_FLAGS_DRV_MODE or XDP_FLAGS_SKB_MODE */
+	struct pxp_wan_info wan;
+	char wan_name[IF_NAMESIZE];
+	uint16_t vlan_tci;
+	uint16_t nr_cpus; /* CPU spreading over CPUs 0..nr_cpus-1; 0 = off */
+	struct pxp_dp_progs progs;
+	struct dp_session *sessions;
+	unsigned int nr_sessions;
+	struct engine *engine;
+};
+
+static const char *const mode_names[] = {
+	[PXP_DP_AUTO] = "auto",
+	[PXP_DP_XDP] = "xdp",
+	[PXP_DP_AFXDP] = "afxdp",
+	[PXP_DP_GENERIC] = "generic",
+};
+
+const char *pxp_dp_mode_name(enum pxp_dp_mode mode)
+{
+	if ((unsigned int)mode >= sizeof(mode_names) / sizeof(mode_names[0]))
+		return "unknown";
+	return mode_names[mode];
+}
+
+int pxp_dp_mode_parse(const char *name, enum pxp_dp_mode *mode)
+{
+	for (unsigned int i = 0; i < sizeof(mode_names) / sizeof(mode_names[0]); i++) {
+		if (!strcmp(name, mode_names[i])) {
+			*mode = (enum pxp_dp_mode)i;
+			return 0;
+		}
+	}
+	return -EINVAL;
+}
+
+enum pxp_dp_mode pxp_dp_mode(const struct pxp_dp *dp)
+{
+	return dp->mode;
+}
+
+/* Is the program with this id one of ours (by name)? Returns its fd, or -errno / -ENOENT. */
+static int our_prog_fd(__u32 id, const char *name)
+{
+	struct bpf_prog_info info;
+	__u32 len = sizeof(info);
+	int fd;
+
+	fd = bpf_prog_get_fd_by_id(id);
+	if (fd < 0)
+		return -errno;
+	memset(&info, 0, sizeof(info));
+	if (bpf_obj_get_info_by_fd(fd, &info, &len) || strcmp(info.name, name)) {
+		close(fd);
+		return -ENOENT;
+	}
+	return fd;
+}
+
+/* Detach a program named name from ifindex in whichever mode it sits; 1 if one was removed. */
+static int detach_ours(int ifindex, const char *name)
+{
+	LIBBPF_OPTS(bpf_xdp_query_opts, q);
+	struct {
+		__u32 id;
+		__u32 flags;
+	} modes[2];
+	int removed = 0, err;
+
+	err = bpf_xdp_query(ifindex, 0, &q);
+	if (err)
+		return err;
+	modes[0].id = q.drv_prog_id, modes[0].flags = XDP_FLAGS_DRV_MODE;
+	modes[1].id = q.skb_prog_id, modes[1].flags = XDP_FLAGS_SKB_MODE;
+	for (int i = 0; i < 2; i++) {
+		LIBBPF_OPTS(bpf_xdp_attach_opts, opts);
+		int fd;
+
+		if (!modes[i].id)
+			continue;
+		fd = our_prog_fd(modes[i].id, name);
+		if (fd == -ENOENT)
+			continue; /* someone else's program: leave it */
+		if (fd < 0)
+			return fd;
+		opts.old_prog_fd = fd;
+		err = bpf_xdp_detach(ifindex, modes[i].flags | XDP_FLAGS_REPLACE, &opts);
+		close(fd);
+		if (err)
+			return err;
+		removed = 1;
+	}
+	return removed;
+}
+
+int pxp_dp_cleanup_stale(const char *wan_ifname, const char *session_ifname)
+{
+	int err = 0, ifindex;
+
+	if (wan_ifname) {
+		ifindex = (int)if_nametoindex(wan_ifname);
+		if (ifindex) {
+			err = detach_ours(ifindex, PXP_PROG_NAME_WAN);
+			if (err > 0)
+				pxp_warn("removed a stale %s program from %s", PXP_PROG_NAME_WAN,
+					 wan_ifname);
+			if (err < 0) {
+				pxp_err("cannot clean up XDP on %s: %s", wan_ifname,
+					strerror(-err));
+				return err;
+			}
+		}
+	}
+	if (session_ifname) {
+		err = pxp_netdev_delete(session_ifname);
+		if (!err)
+			pxp_warn("deleted a stale session netdev %s", session_ifname);
+		if (err == -EEXIST)
+			pxp_err("%s exists and is not a veth pair: not deleting it",
+				session_ifname);
+		if (err == -ENODEV)
+			err = 0;
+	}
+	return err < 0 ? err : 0;
+}
+
+static int write_config(struct pxp_dp *dp, bool afxdp)
+{
+	struct pxp_config cfg = {
+		.flags = (afxdp ? PXP_CFG_F_AFXDP : 0) | (dp->nr_cpus ? PXP_CFG_F_CPU_SPREAD : 0),
+		.vlan_tci = dp->vlan_tci,
+		.nr_cpus = dp->nr_cpus,
+		.wan_xsk_base = WAN_XSK_BASE,
+		.peer_xsk_base = PEER_XSK_BASE,
+	};
+	__u32 zero = 0;
+
+	if (bpf_map_update_elem(pxp_dp_fd_config(&dp->progs), &zero, &cfg, BPF_ANY))
+		return -errno;
+	return 0;
+}
+
+static int attach_prog(int ifindex, int prog_fd, __u32 flags)
+{
+	return bpf_xdp_attach(ifindex, prog_fd, flags | XDP_FLAGS_UPDATE_IF_NOEXIST, NULL);
+}
+
+/* Attach the WAN program in the mode asked for; AUTO and AFXDP try native first. */
+static int attach_wan(struct pxp_dp *dp, enum pxp_dp_mode mode)
+{
+	int fd = pxp_dp_fd_prog_wan(&dp->progs), err;
+
+	if (mode != PXP_DP_GENERIC) {
+		dp->xdp_flags = XDP_FLAGS_DRV_MODE;
+		err = attach_prog(dp->wan.ifindex, fd, dp->xdp_flags);
+		if (!err || mode == PXP_DP_XDP || err == -EBUSY || err == -EEXIST)
+			return err;
+		pxp_info("%s has no native XDP (%s): using generic XDP", dp->wan_name,
+			 strerror(-err));
+	}
+	dp->xdp_flags = XDP_FLAGS_SKB_MODE;
+	return attach_prog(dp->wan.ifindex, fd, dp->xdp_flags);
+}
+
+int pxp_dp_attach(struct pxp_dp **dpp, const char *wan_ifname, enum pxp_dp_mode mode,
+		  uint16_t vlan_id)
+{
+	struct pxp_dp *dp;
+	int err;
+
+	*dpp = NULL;
+	if (vlan_id > 4094) {
+		pxp_err("vlan %u is out of range 0..4094", vlan_id);
+		return -EINVAL;
+	}
+	if (strlen(wan_ifname) >= IF_NAMESIZE)
+		return -EINVAL;
+	dp = calloc(1, sizeof(*dp));
+	if (!dp)
+		return -ENOMEM;
+	snprintf(dp->wan_name, sizeof(dp->wan_name), "%s", wan_ifname);
+	dp->vlan_tci = vlan_id;
+	err = pxp_wan_info_get(wan_ifname, &dp->wan);
+	if (err) {
+		pxp_err("WAN port %s: %s", wan_ifname, strerror(-err));
+		goto free_dp;
+	}
+	err = pxp_dp_cleanup_stale(wan_ifname, NULL);
+	if (err)
+		goto free_dp;
+	err = pxp_dp_progs_load(&dp->progs, false);
+	if (err) {
+		pxp_err("loading the XDP programs: %s", strerror(-err));
+		goto free_dp;
+	}
+	err = write_config(dp, false);
+	if (err)
+		goto destroy_progs;
+	err = attach_wan(dp, mode);
+	if (err) {
+		pxp_err("attaching XDP to %s: %s%s", wan_ifname, strerror(-err),
+			err == -EBUSY || err == -EEXIST ? " (another XDP program is attached)"
+							: "");
+		goto destroy_progs;
+	}
+	if (mode == PXP_DP_AFXDP)
+		dp->mode = PXP_DP_AFXDP;
+	else
+		dp->mode = dp->xdp_flags == XDP_FLAGS_DRV_MODE ? PXP_DP_XDP : PXP_DP_GENERIC;
+	pxp_info("data path on %s: %s", wan_ifname, pxp_dp_mode_name(dp->mode));
+	*dpp = dp;
+	return 0;
+
+destroy_progs:
+	pxp_dp_progs_destroy(&dp->progs);
+free_dp:
+	free(dp);
+	return err;
+}
+
+int pxp_dp_set_vlan_pcp(struct pxp_dp *dp, uint8_t pcp)
+{
+	int err;
+
+	if (pcp > 7 || !(dp->vlan_tci & 0x0fff)) {
+		pxp_err("vlan priority %u needs a VLAN id and a value in 0..7", pcp);
+		return -EINVAL;
+	}
+	dp->vlan_tci = (uint16_t)((dp->vlan_tci & 0x0fff) | pcp << 13);
+	err = write_config(dp, dp->engine != NULL);
+	for (unsigned int i = 0; i < dp->nr_sessions && !err; i++) {
+		struct dp_session *ds = &dp->sessions[i];
+		__u32 peer_key = ds->rec.peer_ifindex;
+
+		ds->rec.vlan_tci = dp->vlan_tci;
+		if (bpf_map_update_elem(pxp_dp_fd_egress(&dp->progs), &peer_key, &ds->rec,
+					BPF_EXIST) ||
+		    bpf_map_update_elem(pxp_dp_fd_sessions(&dp->progs), &ds->key, &ds->rec,
+					BPF_EXIST))
+			err = -errno;
+	}
+	return err;
+}
+
+int pxp_dp_set_cpu_spread(struct pxp_dp *dp, unsigned int nr_cpus)
+{
+	int possible = libbpf_num_possible_cpus(), err;
+	struct bpf_cpumap_val val = {
+		.qsize = 2048,
+		.bpf_prog.fd = pxp_dp_fd_prog_cpu(&dp->progs),
+	};
+
+	if (possible < 0)
+		return possible;
+	if (nr_cpus > (unsigned int)possible || nr_cpus > PXP_MAX_CPUS) {
+		pxp_err("cannot spread over %u CPUs: %d possible, at most %d", nr_cpus, possible,
+			PXP_MAX_CPUS);
+		return -EINVAL;
+	}
+	if (dp->mode == PXP_DP_AFXDP && nr_cpus) {
+		pxp_err("CPU spreading is for modes xdp and generic; afxdp has its own workers");
+		return -EINVAL;
+	}
+	for (__u32 cpu = 0; cpu < nr_cpus; cpu++) {
+		if (bpf_map_update_elem(pxp_dp_fd_cpus(&dp->progs), &cpu, &val, BPF_ANY)) {
+			err = -errno;
+			pxp_err("adding CPU %u to the cpumap: %s", cpu, strerror(-err));
+			return err;
+		}
+	}
+	/* Steer only once the entries exist; entries beyond nr_cpus stay harmlessly. */
+	dp->nr_cpus = (uint16_t)nr_cpus;
+	return write_config(dp, dp->engine != NULL);
+}
+
+static struct dp_session *find_session(struct pxp_dp *dp, uint16_t session_id)
+{
+	for (unsigned int i = 0; i < dp->nr_sessions; i++)
+		if (dp->sessions[i].rec.session_id == htons(session_id))
+			return &dp->sessions[i];
+	return NULL;
+}
+
+static int start_engine(struct pxp_dp *dp, const struct dp_session *ds)
+{
+	struct engine_config cfg = {
+		.wan_ifindex = dp->wan.ifindex,
+		.nr_queues = dp->wan.nr_rx_queues,
+		.peer_ifindex = ds->nd.peer_ifindex,
+		.wan_xskmap_fd = pxp_dp_fd_xsks(&dp->progs),
+		.peer_xskmap_fd = pxp_dp_fd_xsks(&dp->progs),
+		.wan_key_base = WAN_XSK_BASE,
+		.peer_key_base = PEER_XSK_BASE,
+		.zerocopy = true,
+		.session = ds->rec,
+	};
+	int err;
+
+	err = engine_start(&dp->engine, &cfg);
+	if (err) {
+		pxp_err("starting the AF_XDP engine: %s", strerror(-err));
+		return err;
+	}
+	/* Steer only once the sockets are in xsks_map. */
+	return write_config(dp, true);
+}
+
+static unsigned int session_queues(const struct pxp_dp *dp)
+{
+	return dp->wan.nr_rx_queues < PXP_MAX_RX_QUEUES ? dp->wan.nr_rx_queues : PXP_MAX_RX_QUEUES;
+}
+
+int pxp_dp_session_add(struct pxp_dp *dp, const struct pxp_dp_session *s, int *ifindex)
+{
+	struct dp_session *grown, *ds;
+	__u32 peer_key;
+	int err;
+
+	if (s->mtu < PXP_DP_MIN_MTU || s->mtu + PPPOE_SESSION_OVERHEAD > (int)dp->wan.mtu) {
+		pxp_err("session mtu %u is outside %u..%u (the WAN MTU %u minus 8)", s->mtu,
+			PXP_DP_MIN_MTU, dp->wan.mtu - PPPOE_SESSION_OVERHEAD, dp->wan.mtu);
+		return -EINVAL;
+	}
+	if (find_session(dp, s->session_id))
+		return -EEXIST;
+	for (unsigned int i = 0; i < dp->nr_sessions; i++) {
+		if (!strcmp(dp->sessions[i].nd.name, s->ifname)) {
+			pxp_err("%s already carries session %u", s->ifname,
+				ntohs(dp->sessions[i].rec.session_id));
+			return -EEXIST;
+		}
+	}
+	if (dp->mode == PXP_DP_AFXDP && dp->nr_sessions) {
+		pxp_err("mode afxdp carries one session per WAN port");
+		return -EBUSY;
+	}
+	grown = realloc(dp->sessions, (dp->nr_sessions + 1) * sizeof(*grown));
+	if (!grown)
+		return -ENOMEM;
+	dp->sessions = grown;
+	ds = &dp->sessions[dp->nr_sessions];
+	memset(ds, 0, sizeof(*ds));
+
+	err = pxp_dp_cleanup_stale(NULL, s->ifname);
+	err = err ?: pxp_netdev_create(s->ifname, s->mtu, session_queues(dp), &ds->nd);
+	if (err) {
+		pxp_err("creating session netdev %s: %s", s->ifname, strerror(-err));
+		return err;
+	}
+	memcpy(ds->rec.peer_mac, s->peer_mac, 6);
+	memcpy(ds->rec.wan_mac, dp->wan.mac, 6);
+	memcpy(ds->rec.netdev_mac, ds->nd.mac, 6);
+	memcpy(ds->rec.peer_netdev_mac, ds->nd.peer_mac, 6);
+	ds->rec.session_id = htons(s->session_id);
+	ds->rec.mtu = s->mtu;
+	ds->rec.wan_ifindex = (__u32)dp->wan.ifindex;
+	ds->rec.peer_ifindex = (__u32)ds->nd.peer_ifindex;
+	ds->rec.vlan_tci = dp->vlan_tci;
+	ds->rec.flags = s->mss_clamp ? PXP_SESSION_F_MSS_CLAMP : 0;
+	ds->key.session_id = ds->rec.session_id;
+	memcpy(ds->key.peer_mac, s->peer_mac, 6);
+	peer_key = ds->rec.peer_ifindex;
+
+	/* Egress first, ingress last: no frame is steered towards a half-built session. */
+	if (bpf_map_update_elem(pxp_dp_fd_egress(&dp->progs), &peer_key, &ds->rec, BPF_NOEXIST)) {
+		err = -errno;
+		goto delete_netdev;
+	}
+	err = attach_prog(ds->nd.peer_ifindex, pxp_dp_fd_prog_session(&dp->progs), dp->xdp_flags);
+	if (err) {
+		pxp_err("attaching XDP to %s: %s", ds->nd.peer_name, strerror(-err));
+		goto delete_egress;
+	}
+	err = pxp_netdev_up(&ds->nd);
+	if (err)
+		goto delete_egress;
+	if (dp->mode == PXP_DP_AFXDP) {
+		err = start_engine(dp, ds);
+		if (err)
+			goto stop_engine;
+	}
+	if (bpf_map_update_elem(pxp_dp_fd_sessions(&dp->progs), &ds->key, &ds->rec, BPF_NOEXIST)) {
+		err = -errno;
+		goto stop_engine;
+	}
+	dp->nr_sessions++;
+	if (ifindex)
+		*ifindex = ds->nd.ifindex;
+	return 0;
+
+stop_engine:
+	engine_stop(dp->engine);
+	dp->engine = NULL;
+	write_config(dp, false);
+delete_egress:
+	bpf_map_delete_elem(pxp_dp_fd_egress(&dp->progs), &peer_key);
+delete_netdev:
+	pxp_netdev_delete(ds->nd.name);
+	return err;
+}
+
+int pxp_dp_session_set_mtu(struct pxp_dp *dp, uint16_t session_id, uint16_t mtu)
+{
+	struct dp_session *ds = find_session(dp, session_id);
+	__u32 peer_key;
+	int err;
+
+	if (!ds)
+		return -ENOENT;
+	if (mtu < PXP_DP_MIN_MTU || mtu + PPPOE_SESSION_OVERHEAD > (int)dp->wan.mtu) {
+		pxp_err("session mtu %u is outside %u..%u (the WAN MTU %u minus 8)", mtu,
+			PXP_DP_MIN_MTU, dp->wan.mtu - PPPOE_SESSION_OVERHEAD, dp->wan.mtu);
+		return -EINVAL;
+	}
+	err = pxp_netdev_set_mtu(&ds->nd, mtu);
+	if (err)
+		return err;
+	ds->rec.mtu = mtu;
+	peer_key = ds->rec.peer_ifindex;
+	if (bpf_map_update_elem(pxp_dp_fd_egress(&dp->progs), &peer_key, &ds->rec, BPF_EXIST) ||
+	    bpf_map_update_elem(pxp_dp_fd_sessions(&dp->progs), &ds->key, &ds->rec, BPF_EXIST))
+		return -errno;
+	if (dp->engine)
+		return engine_set_mtu(dp->engine, mtu);
+	return 0;
+}
+
+int pxp_dp_session_del(struct pxp_dp *dp, uint16_t session_id)
+{
+	struct dp_session *ds = find_session(dp, session_id);
+	__u32 peer_key;
+	int err;
+
+	if (!ds)
+		return -ENOENT;
+	/* Ingress first: from here on the session's frames pass to the stack. */
+	bpf_map_delete_elem(pxp_dp_fd_sessions(&dp->progs), &ds->key);
+	if (dp->engine) {
+		write_config(dp, false);
+		engine_stop(dp->engine);
+		dp->engine = NULL;
+	}
+	detach_ours(ds->nd.peer_ifindex, PXP_PROG_NAME_SESSION);
+	peer_key = ds->rec.peer_ifindex;
+	bpf_map_delete_elem(pxp_dp_fd_egress(&dp->progs), &peer_key);
+	err = pxp_netdev_delete(ds->nd.name);
+	if (err == -ENODEV)
+		err = 0; /* someone deleted it already */
+	*ds = dp->sessions[--dp->nr_sessions];
+	return err;
+}
+
+void pxp_dp_detach(struct pxp_dp *dp)
+{
+	if (!dp)
+		return;
+	while (dp->nr_sessions)
+		pxp_dp_session_del(dp, ntohs(dp->sessions[0].rec.session_id));
+	detach_ours(dp->wan.ifindex, PXP_PROG_NAME_WAN);
+	pxp_dp_progs_destroy(&dp->progs);
+	free(dp->sessions);
+	free(dp);
+}
+
+static void add_queue_stats(struct pxp_dp_queue_stats *q, const __u64 *c)
+{
+	q->rx += c[PXP_CNT_RX];
+	q->tx += c[PXP_CNT_TX];
+	q->decap += c[PXP_CNT_DECAP];
+	q->encap += c[PXP_CNT_ENCAP];
+	q->drop_malformed += c[PXP_CNT_DROP_TRUNCATED] + c[PXP_CNT_DROP_BAD_LENGTH] +
+			     c[PXP_CNT_DROP_NOT_IP] + c[PXP_CNT_DROP_VLAN];
+	q->drop_no_session += c[PXP_CNT_DROP_NO_SESSION];
+	q->drop_too_big += c[PXP_CNT_DROP_TOO_BIG];
+	q->drop_other += c[PXP_CNT_DROP_ADJUST];
+}
+
+int pxp_dp_get_stats(struct pxp_dp *dp, struct pxp_dp_stats *st)
+{
+	struct pxp_counters sum;
+	int err;
+
+	memset(st, 0, sizeof(*st));
+	for (unsigned int q = 0; q < PXP_MAX_RX_QUEUES && q < PXP_DP_MAX_QUEUES; q++) {
+		err = pxp_dp_read_counters(pxp_dp_fd_counters(&dp->progs), q, &sum);
+		if (err)
+			return err;
+		add_queue_stats(&st->queue[q], sum.c);
+		if (q < dp->wan.nr_rx_queues || sum.c[PXP_CNT_RX] || sum.c[PXP_CNT_TX])
+			st->nr_queues = q + 1;
+	}
+	if (dp->engine) {
+		struct pxp_dp_stats eng;
+
+		err = engine_get_stats(dp->engine, &eng);
+		if (err)
+			return err;
+		/* The engine moves the data: its rx/tx/decap/encap replace the programs' (which
+		 * count every WAN frame and every frame to a socket); the drops add up. */
+		for (unsigned int q = 0; q < eng.nr_queues && q < PXP_DP_MAX_QUEUES; q++) {
+			st->queue[q].rx = eng.queue[q].rx;
+			st->queue[q].tx = eng.queue[q].tx;
+			st->queue[q].decap = eng.queue[q].decap;
+			st->queue[q].encap = eng.queue[q].encap;
+			st->queue[q].drop_malformed += eng.queue[q].drop_malformed;
+			st->queue[q].drop_no_session += eng.queue[q].drop_no_session;
+			st->queue[q].drop_too_big += eng.queue[q].drop_too_big;
+			st->queue[q].drop_ring_full += eng.queue[q].drop_ring_full;
+			st->queue[q].drop_other += eng.queue[q].drop_other;
+		}
+		if (eng.nr_queues > st->nr_queues)
+			st->nr_queues = eng.nr_queues;
+	}
+	return 0;
+}

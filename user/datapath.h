@@ -1,0 +1,85 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The express data path of PPPoE sessions, the one narrow interface between the control
+ * plane and the data plane. The daemon attaches the data path to a WAN port once, then adds
+ * one record per established session (session id, peer MAC, MTU); the data path creates the
+ * session netdev (pxp0: what routes, nftables and sockets see, as they would see ppp0) and
+ * moves that session's IPv4/IPv6 frames between it and the WAN port, never through a kernel
+ * PPP channel. Discovery, LCP/auth/IPCP/IPv6CP and frames of unknown sessions are left to
+ * the kernel stack untouched, where the daemon's raw sockets read them.
+ *
+ * Concurrency: all functions are called from the daemon's single control thread.
+ */
+#ifndef PXP_DATAPATH_H
+#define PXP_DATAPATH_H
+
+#include <net/if.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+enum pxp_dp_mode {
+	PXP_DP_AUTO,	/* pick from what the driver supports and the bench shows */
+	PXP_DP_XDP,	/* native XDP decap/encap in the kernel */
+	PXP_DP_AFXDP,	/* AF_XDP sockets and the userspace engine */
+	PXP_DP_GENERIC, /* skb-mode XDP, for drivers without native XDP */
+};
+
+struct pxp_dp_session {
+	char ifname[IF_NAMESIZE]; /* session netdev to create, e.g. "pxp0" */
+	uint16_t session_id;	  /* host order */
+	uint8_t peer_mac[6];	  /* the AC's MAC (client) or the client's MAC (server) */
+	uint16_t mtu;		  /* session MTU: the peer's negotiated MRU */
+	bool mss_clamp;		  /* clamp TCP MSS on SYNs to the session MTU, both ways */
+};
+
+/*
+ * Per RX queue. Modes xdp/generic: rx = frames the WAN program saw (control frames too),
+ * tx = frames the stack sent out of the session netdevs, decap/encap = frames moved each
+ * way. Mode afxdp: rx/tx/decap/encap are the engine's; drops are the programs' plus the
+ * engine's. drop_malformed: truncated headers, lying lengths, non-IP on pxp0.
+ */
+struct pxp_dp_queue_stats {
+	uint64_t rx, tx, decap, encap;
+	uint64_t drop_malformed, drop_no_session, drop_too_big, drop_ring_full, drop_other;
+};
+
+#define PXP_DP_MAX_QUEUES 64
+
+struct pxp_dp_stats {
+	unsigned int nr_queues;
+	struct pxp_dp_queue_stats queue[PXP_DP_MAX_QUEUES];
+};
+
+struct pxp_dp;
+
+/*
+ * Attach to the WAN port: load and attach programs for the mode (AUTO resolved here).
+ * vlan_id 0 = untagged. Any stale attachment a crashed run left on this WAN is removed first.
+ */
+int pxp_dp_attach(struct pxp_dp **dp, const char *wan_ifname, enum pxp_dp_mode mode,
+		  uint16_t vlan_id);
+/*
+ * 802.1Q priority (PCP 0..7) of the frames the data path sends on a tagged WAN (default 0);
+ * applies to existing and later sessions. -EINVAL on an untagged WAN.
+ */
+int pxp_dp_set_vlan_pcp(struct pxp_dp *dp, uint8_t pcp);
+/*
+ * Software RSS for modes xdp and generic: spread decapsulated frames over CPUs 0..nr_cpus-1
+ * by the inner flow hash (a NIC puts a whole PPPoE session on one RX queue); 0 turns it off.
+ */
+int pxp_dp_set_cpu_spread(struct pxp_dp *dp, unsigned int nr_cpus);
+/* Create the session netdev and start moving the session's frames; *ifindex gets its index. */
+int pxp_dp_session_add(struct pxp_dp *dp, const struct pxp_dp_session *s, int *ifindex);
+int pxp_dp_session_set_mtu(struct pxp_dp *dp, uint16_t session_id, uint16_t mtu);
+/* Stop forwarding the session and delete its netdev. */
+int pxp_dp_session_del(struct pxp_dp *dp, uint16_t session_id);
+/* Detach everything from the WAN port and free dp; safe with NULL. */
+void pxp_dp_detach(struct pxp_dp *dp);
+enum pxp_dp_mode pxp_dp_mode(const struct pxp_dp *dp);
+const char *pxp_dp_mode_name(enum pxp_dp_mode mode);
+int pxp_dp_mode_parse(const char *name, enum pxp_dp_mode *mode);
+int pxp_dp_get_stats(struct pxp_dp *dp, struct pxp_dp_stats *st);
+/* Remove what a crashed run left on this WAN port and session netdev name, if anything. */
+int pxp_dp_cleanup_stale(const char *wan_ifname, const char *session_ifname);
+
+#endif

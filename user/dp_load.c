@@ -1,0 +1,212 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Loading the XDP programs of the express data path; see dp_load.h. */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <linux/if_link.h>
+
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+
+#include "dp_load.h"
+#include "pxp_maps.h"
+#include "xdp_session.skel.h"
+#include "xdp_wan.skel.h"
+
+static int reuse_map(struct bpf_map *map, struct bpf_map *owner)
+{
+	return bpf_map__reuse_fd(map, bpf_map__fd(owner));
+}
+
+int pxp_dp_progs_load(struct pxp_dp_progs *p, bool record_redirects)
+{
+	int err;
+
+	memset(p, 0, sizeof(*p));
+	p->wan = xdp_wan__open();
+	if (!p->wan)
+		return -errno;
+	p->wan->rodata->pxp_record_redirects = record_redirects;
+	err = xdp_wan__load(p->wan);
+	if (err)
+		goto destroy;
+
+	p->session = xdp_session__open();
+	if (!p->session) {
+		err = -errno;
+		goto destroy;
+	}
+	p->session->rodata->pxp_record_redirects = record_redirects;
+	err = reuse_map(p->session->maps.pxp_sessions, p->wan->maps.pxp_sessions);
+	err = err ?: reuse_map(p->session->maps.pxp_egress, p->wan->maps.pxp_egress);
+	err = err ?: reuse_map(p->session->maps.pxp_counters, p->wan->maps.pxp_counters);
+	err = err ?: reuse_map(p->session->maps.pxp_config, p->wan->maps.pxp_config);
+	err = err ?: reuse_map(p->session->maps.xsks_map, p->wan->maps.xsks_map);
+	err = err ?: xdp_session__load(p->session);
+	if (err)
+		goto destroy;
+	return 0;
+
+destroy:
+	pxp_dp_progs_destroy(p);
+	return err < 0 ? err : -EINVAL;
+}
+
+void pxp_dp_progs_destroy(struct pxp_dp_progs *p)
+{
+	xdp_session__destroy(p->session);
+	xdp_wan__destroy(p->wan);
+	p->session = NULL;
+	p->wan = NULL;
+}
+
+int pxp_dp_fd_sessions(const struct pxp_dp_progs *p)
+{
+	return bpf_map__fd(p->wan->maps.pxp_sessions);
+}
+
+int pxp_dp_fd_egress(const struct pxp_dp_progs *p)
+{
+	return bpf_map__fd(p->wan->maps.pxp_egress);
+}
+
+int pxp_dp_fd_counters(const struct pxp_dp_progs *p)
+{
+	return bpf_map__fd(p->wan->maps.pxp_counters);
+}
+
+int pxp_dp_fd_config(const struct pxp_dp_progs *p)
+{
+	return bpf_map__fd(p->wan->maps.pxp_config);
+}
+
+int pxp_dp_fd_xsks(const struct pxp_dp_progs *p)
+{
+	return bpf_map__fd(p->wan->maps.xsks_map);
+}
+
+int pxp_dp_fd_prog_wan(const struct pxp_dp_progs *p)
+{
+	return bpf_program__fd(p->wan->progs.pxp_xdp_wan);
+}
+
+int pxp_dp_fd_cpus(const struct pxp_dp_progs *p)
+{
+	return bpf_map__fd(p->wan->maps.pxp_cpus);
+}
+
+int pxp_dp_fd_prog_cpu(const struct pxp_dp_progs *p)
+{
+	return bpf_program__fd(p->wan->progs.pxp_xdp_cpu);
+}
+
+int pxp_dp_fd_prog_session(const struct pxp_dp_progs *p)
+{
+	return bpf_program__fd(p->session->progs.pxp_xdp_session);
+}
+
+int pxp_dp_read_counters(int counters_fd, unsigned int queue, struct pxp_counters *sum)
+{
+	int ncpu = libbpf_num_possible_cpus();
+	struct pxp_counters *per_cpu;
+	__u32 key = queue;
+
+	if (ncpu <= 0)
+		return ncpu < 0 ? ncpu : -EINVAL;
+	per_cpu = calloc((size_t)ncpu, sizeof(*per_cpu));
+	if (!per_cpu)
+		return -ENOMEM;
+	if (bpf_map_lookup_elem(counters_fd, &key, per_cpu)) {
+		free(per_cpu);
+		return -errno;
+	}
+	memset(sum, 0, sizeof(*sum));
+	for (int cpu = 0; cpu < ncpu; cpu++)
+		for (int i = 0; i < PXP_CNT__MAX; i++)
+			sum->c[i] += per_cpu[cpu].c[i];
+	free(per_cpu);
+	return 0;
+}
+
+/* The map named name among the maps prog_fd uses: its fd, or -ENOENT. */
+static int prog_map_by_name(int prog_fd, const char *name)
+{
+	struct bpf_prog_info info = { 0 };
+	__u32 len = sizeof(info), map_ids[16];
+	int ret = -ENOENT;
+
+	info.nr_map_ids = sizeof(map_ids) / sizeof(map_ids[0]);
+	info.map_ids = (__u64)(unsigned long)map_ids;
+	if (bpf_obj_get_info_by_fd(prog_fd, &info, &len))
+		return -errno;
+	for (__u32 i = 0; i < info.nr_map_ids && i < 16 && ret == -ENOENT; i++) {
+		struct bpf_map_info minfo = { 0 };
+		__u32 mlen = sizeof(minfo);
+		int fd = bpf_map_get_fd_by_id(map_ids[i]);
+
+		if (fd < 0)
+			continue;
+		if (!bpf_obj_get_info_by_fd(fd, &minfo, &mlen) && !strcmp(minfo.name, name))
+			ret = fd;
+		else
+			close(fd);
+	}
+	return ret;
+}
+
+int pxp_dp_counters_fd_of_wan(int ifindex)
+{
+	LIBBPF_OPTS(bpf_xdp_query_opts, q);
+	__u32 ids[2];
+	int err;
+
+	err = bpf_xdp_query(ifindex, 0, &q);
+	if (err)
+		return err;
+	ids[0] = q.drv_prog_id;
+	ids[1] = q.skb_prog_id;
+	for (int i = 0; i < 2; i++) {
+		struct bpf_prog_info info = { 0 };
+		__u32 len = sizeof(info);
+		int prog_fd, fd;
+
+		if (!ids[i])
+			continue;
+		prog_fd = bpf_prog_get_fd_by_id(ids[i]);
+		if (prog_fd < 0)
+			continue;
+		fd = -ENOENT;
+		if (!bpf_obj_get_info_by_fd(prog_fd, &info, &len) &&
+		    !strcmp(info.name, PXP_PROG_NAME_WAN))
+			fd = prog_map_by_name(prog_fd, "pxp_counters");
+		close(prog_fd);
+		if (fd >= 0)
+			return fd;
+	}
+	return -ENOENT;
+}
+
+static const char *const counter_names[PXP_CNT__MAX] = {
+	[PXP_CNT_RX] = "rx",
+	[PXP_CNT_TX] = "tx",
+	[PXP_CNT_DECAP] = "decap",
+	[PXP_CNT_ENCAP] = "encap",
+	[PXP_CNT_PASS] = "pass",
+	[PXP_CNT_TO_XSK] = "to_xsk",
+	[PXP_CNT_MSS_CLAMPED] = "mss_clamped",
+	[PXP_CNT_DROP_TRUNCATED] = "drop_truncated",
+	[PXP_CNT_DROP_BAD_LENGTH] = "drop_bad_length",
+	[PXP_CNT_DROP_NO_SESSION] = "drop_no_session",
+	[PXP_CNT_DROP_TOO_BIG] = "drop_too_big",
+	[PXP_CNT_DROP_NOT_IP] = "drop_not_ip",
+	[PXP_CNT_DROP_ADJUST] = "drop_adjust",
+	[PXP_CNT_DROP_VLAN] = "drop_vlan",
+	[PXP_CNT_CPU_FALLBACK] = "cpu_fallback",
+};
+
+const char *pxp_counter_name(unsigned int counter)
+{
+	return counter < PXP_CNT__MAX && counter_names[counter] ? counter_names[counter] : "?";
+}

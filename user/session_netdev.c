@@ -1,0 +1,320 @@
+// SPDX-License-Identifier: GPL-2.0
+/* The session netdev: a veth pair built with libnl-route; see session_netdev.h. */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <linux/ethtool.h>
+#include <linux/sockios.h>
+#include <net/if.h>
+#include <netlink/netlink.h>
+#include <netlink/route/link.h>
+#include <netlink/route/link/veth.h>
+#include <sys/ioctl.h>
+#include <sys/socket.h>
+
+#include "session_netdev.h"
+
+static int nl_to_errno(int nlerr)
+{
+	switch (-nlerr) {
+	case 0:
+		return 0;
+	case NLE_EXIST:
+		return -EEXIST;
+	case NLE_OBJ_NOTFOUND:
+	case NLE_NODEV:
+		return -ENODEV;
+	case NLE_PERM:
+		return -EPERM;
+	case NLE_NOMEM:
+		return -ENOMEM;
+	case NLE_BUSY:
+		return -EBUSY;
+	case NLE_RANGE:
+	case NLE_INVAL:
+		return -EINVAL;
+	case NLE_OPNOTSUPP:
+		return -EOPNOTSUPP;
+	default:
+		return -EIO;
+	}
+}
+
+static int route_socket(struct nl_sock **sk)
+{
+	int err;
+
+	*sk = nl_socket_alloc();
+	if (!*sk)
+		return -ENOMEM;
+	err = nl_connect(*sk, NETLINK_ROUTE);
+	if (err) {
+		nl_socket_free(*sk);
+		*sk = NULL;
+		return nl_to_errno(err);
+	}
+	return 0;
+}
+
+void pxp_netdev_peer_name(const char *name, char peer[IF_NAMESIZE])
+{
+	snprintf(peer, IF_NAMESIZE, "%.*s-x", IF_NAMESIZE - 3, name);
+}
+
+static int ethtool_set(const char *ifname, __u32 cmd, __u32 value)
+{
+	struct ethtool_value ev = { .cmd = cmd, .data = value };
+	struct ifreq ifr = { 0 };
+	int fd, err = 0;
+
+	fd = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+	if (fd < 0)
+		return -errno;
+	snprintf(ifr.ifr_name, sizeof(ifr.ifr_name), "%s", ifname);
+	ifr.ifr_data = (void *)&ev;
+	if (ioctl(fd, SIOCETHTOOL, &ifr) < 0)
+		err = -errno;
+	close(fd);
+	return err;
+}
+
+/* The hidden peer must stay silent: no IPv6 link-local address, no DAD, no RS. */
+static int disable_ipv6(const char *ifname)
+{
+	char path[96];
+	int fd, err = 0;
+
+	snprintf(path, sizeof(path), "/proc/sys/net/ipv6/conf/%s/disable_ipv6", ifname);
+	fd = open(path, O_WRONLY | O_CLOEXEC);
+	if (fd < 0)
+		return errno == ENOENT ? 0 : -errno; /* no IPv6 in this kernel */
+	if (write(fd, "1", 1) != 1)
+		err = -errno;
+	close(fd);
+	return err;
+}
+
+static int link_info(struct nl_sock *sk, const char *name, int *ifindex, uint8_t mac[6])
+{
+	struct rtnl_link *link;
+	struct nl_addr *addr;
+	int err;
+
+	err = nl_to_errno(rtnl_link_get_kernel(sk, 0, name, &link));
+	if (err)
+		return err;
+	*ifindex = rtnl_link_get_ifindex(link);
+	addr = rtnl_link_get_addr(link);
+	if (mac && addr && nl_addr_get_len(addr) == 6)
+		memcpy(mac, nl_addr_get_binary_addr(addr), 6);
+	rtnl_link_put(link);
+	return 0;
+}
+
+int pxp_netdev_create(const char *name, uint16_t mtu, unsigned int nr_queues,
+		      struct pxp_netdev *out)
+{
+	struct rtnl_link *link = NULL, *peer;
+	struct nl_sock *sk;
+	int err;
+
+	if (strlen(name) >= IF_NAMESIZE || !nr_queues)
+		return -EINVAL;
+	memset(out, 0, sizeof(*out));
+	snprintf(out->name, sizeof(out->name), "%s", name);
+	pxp_netdev_peer_name(name, out->peer_name);
+
+	err = route_socket(&sk);
+	if (err)
+		return err;
+	link = rtnl_link_veth_alloc();
+	if (!link) {
+		err = -ENOMEM;
+		goto free_sock;
+	}
+	peer = rtnl_link_veth_get_peer(link);
+	rtnl_link_set_name(link, out->name);
+	rtnl_link_set_mtu(link, mtu);
+	rtnl_link_set_flags(link, IFF_NOARP);
+	rtnl_link_set_num_rx_queues(link, nr_queues);
+	rtnl_link_set_num_tx_queues(link, nr_queues);
+	rtnl_link_set_name(peer, out->peer_name);
+	rtnl_link_set_mtu(peer, mtu);
+	rtnl_link_set_flags(peer, IFF_NOARP);
+	rtnl_link_set_num_rx_queues(peer, nr_queues);
+	rtnl_link_set_num_tx_queues(peer, nr_queues);
+	rtnl_link_put(peer);
+	err = nl_to_errno(rtnl_link_add(sk, link, NLM_F_CREATE | NLM_F_EXCL));
+	if (err)
+		goto free_link;
+
+	err = link_info(sk, out->name, &out->ifindex, out->mac);
+	err = err ?: link_info(sk, out->peer_name, &out->peer_ifindex, out->peer_mac);
+	err = err ?: disable_ipv6(out->peer_name);
+	err = err ?: ethtool_set(out->name, ETHTOOL_SGRO, 1);
+	err = err ?: ethtool_set(out->name, ETHTOOL_STXCSUM, 0);
+	if (err)
+		rtnl_link_delete(sk, link);
+free_link:
+	rtnl_link_put(link);
+free_sock:
+	nl_socket_free(sk);
+	return err;
+}
+
+static int change_link(struct nl_sock *sk, const char *name, int mtu, unsigned int set_flags)
+{
+	struct rtnl_link *orig, *change;
+	int err;
+
+	err = nl_to_errno(rtnl_link_get_kernel(sk, 0, name, &orig));
+	if (err)
+		return err;
+	change = rtnl_link_alloc();
+	if (!change) {
+		rtnl_link_put(orig);
+		return -ENOMEM;
+	}
+	if (mtu)
+		rtnl_link_set_mtu(change, (unsigned int)mtu);
+	if (set_flags)
+		rtnl_link_set_flags(change, set_flags);
+	err = nl_to_errno(rtnl_link_change(sk, orig, change, 0));
+	rtnl_link_put(change);
+	rtnl_link_put(orig);
+	return err;
+}
+
+int pxp_netdev_up(const struct pxp_netdev *nd)
+{
+	struct nl_sock *sk;
+	int err;
+
+	err = route_socket(&sk);
+	if (err)
+		return err;
+	err = change_link(sk, nd->peer_name, 0, IFF_UP);
+	err = err ?: change_link(sk, nd->name, 0, IFF_UP);
+	nl_socket_free(sk);
+	return err;
+}
+
+int pxp_netdev_set_mtu(const struct pxp_netdev *nd, uint16_t mtu)
+{
+	struct rtnl_link *link;
+	struct nl_sock *sk;
+	unsigned int cur;
+	int err;
+
+	if (!mtu)
+		return -EINVAL;
+	err = route_socket(&sk);
+	if (err)
+		return err;
+	err = nl_to_errno(rtnl_link_get_kernel(sk, 0, nd->name, &link));
+	if (err)
+		goto free_sock;
+	cur = rtnl_link_get_mtu(link);
+	rtnl_link_put(link);
+	/* The peer first when growing, pxp0 first when shrinking: pxp0 never sends a frame
+	 * bigger than its peer accepts. */
+	if (mtu > cur) {
+		err = change_link(sk, nd->peer_name, mtu, 0);
+		err = err ?: change_link(sk, nd->name, mtu, 0);
+	} else {
+		err = change_link(sk, nd->name, mtu, 0);
+		err = err ?: change_link(sk, nd->peer_name, mtu, 0);
+	}
+free_sock:
+	nl_socket_free(sk);
+	return err;
+}
+
+int pxp_netdev_delete(const char *name)
+{
+	struct rtnl_link *link;
+	struct nl_sock *sk;
+	const char *type;
+	int err;
+
+	err = route_socket(&sk);
+	if (err)
+		return err;
+	err = nl_to_errno(rtnl_link_get_kernel(sk, 0, name, &link));
+	if (err)
+		goto free_sock;
+	type = rtnl_link_get_type(link);
+	if (!type || strcmp(type, "veth"))
+		err = -EEXIST; /* someone else's device of that name: not ours to delete */
+	else
+		err = nl_to_errno(rtnl_link_delete(sk, link));
+	rtnl_link_put(link);
+free_sock:
+	nl_socket_free(sk);
+	return err;
+}
+
+/*
+ * RX queues in use (what AF_XDP sockets may bind to): the ethtool channel count, else the
+ * rx-N entries in sysfs. IFLA_NUM_RX_QUEUES would be wrong: it counts allocated queues.
+ */
+static unsigned int rx_queues_in_use(const char *ifname)
+{
+	struct ethtool_channels ch = { .cmd = ETHTOOL_GCHANNELS };
+	unsigned int n = 0;
+	struct ifreq ifr = { 0 };
+	char path[64];
+	int fd;
+
+	fd = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+	if (fd >= 0) {
+		snprintf(ifr.ifr_name, sizeof(ifr.ifr_name), "%s", ifname);
+		ifr.ifr_data = (void *)&ch;
+		if (!ioctl(fd, SIOCETHTOOL, &ifr))
+			n = ch.rx_count + ch.combined_count;
+		close(fd);
+	}
+	while (!n || n > 4096) {
+		n = 0;
+		for (;;) {
+			snprintf(path, sizeof(path), "/sys/class/net/%s/queues/rx-%u", ifname, n);
+			if (access(path, F_OK))
+				break;
+			n++;
+		}
+		if (!n)
+			n = 1;
+	}
+	return n;
+}
+
+int pxp_wan_info_get(const char *ifname, struct pxp_wan_info *info)
+{
+	struct rtnl_link *link;
+	struct nl_addr *addr;
+	struct nl_sock *sk;
+	int err;
+
+	memset(info, 0, sizeof(*info));
+	err = route_socket(&sk);
+	if (err)
+		return err;
+	err = nl_to_errno(rtnl_link_get_kernel(sk, 0, ifname, &link));
+	if (err)
+		goto free_sock;
+	info->ifindex = rtnl_link_get_ifindex(link);
+	info->mtu = rtnl_link_get_mtu(link);
+	info->nr_rx_queues = rx_queues_in_use(ifname);
+	addr = rtnl_link_get_addr(link);
+	if (addr && nl_addr_get_len(addr) == 6)
+		memcpy(info->mac, nl_addr_get_binary_addr(addr), 6);
+	else
+		err = -EINVAL; /* not an Ethernet port */
+	rtnl_link_put(link);
+free_sock:
+	nl_socket_free(sk);
+	return err;
+}

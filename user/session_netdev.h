@@ -1,0 +1,46 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The session netdev (pxp0): the stack-facing end of a veth pair whose hidden peer
+ * ("<name>-x") runs the session XDP program. Created with libnl-route. pxp0 is NOARP, its MTU
+ * is the session MTU, GRO is on (so frames redirected into the peer are accepted and
+ * aggregated) and TX checksum offload is off (an XDP-encapsulated frame leaves with no
+ * checksum offload left to finish it).
+ *
+ * Concurrency: called from the daemon's single control thread.
+ */
+#ifndef PXP_SESSION_NETDEV_H
+#define PXP_SESSION_NETDEV_H
+
+#include <net/if.h>
+#include <stdint.h>
+
+struct pxp_netdev {
+	char name[IF_NAMESIZE];
+	char peer_name[IF_NAMESIZE];
+	int ifindex;
+	int peer_ifindex;
+	uint8_t mac[6];
+	uint8_t peer_mac[6];
+};
+
+/* The hidden peer's name for a session netdev name: "<name>-x", cut to fit IFNAMSIZ. */
+void pxp_netdev_peer_name(const char *name, char peer[IF_NAMESIZE]);
+/* Create the pair, administratively down, with nr_queues RX/TX queues on each end. */
+int pxp_netdev_create(const char *name, uint16_t mtu, unsigned int nr_queues,
+		      struct pxp_netdev *out);
+/* Bring both ends up (after the peer's XDP program is attached). */
+int pxp_netdev_up(const struct pxp_netdev *nd);
+int pxp_netdev_set_mtu(const struct pxp_netdev *nd, uint16_t mtu);
+/* Delete the pair if name is a veth; -ENODEV if there is none, -EEXIST if not a veth. */
+int pxp_netdev_delete(const char *name);
+
+/* What the data path needs to know about a WAN port. */
+struct pxp_wan_info {
+	int ifindex;
+	uint8_t mac[6];
+	unsigned int nr_rx_queues;
+	unsigned int mtu;
+};
+int pxp_wan_info_get(const char *ifname, struct pxp_wan_info *info);
+
+#endif
