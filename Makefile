@@ -105,7 +105,7 @@ FUZZ_CFLAGS := -std=gnu11 -g -O1 -fsanitize=fuzzer,address,undefined \
 FUZZ_LIB_SRCS := $(PPPOE_SRCS)
 
 $(O)/tests/fuzz/%: tests/fuzz/%.c $(FUZZ_LIB_SRCS) $(wildcard pppoe/*.h include/*.h tests/fuzz/*.h tests/unit/*.h user/*.h) \
-	user/session_frame.c
+	$(wildcard user/*.c)
 	$(call msg,FUZZ,$@)
 	@mkdir -p $(@D)
 	$(Q)$(CLANG) $(FUZZ_CFLAGS) $< $(FUZZ_LIB_SRCS) $(PKG_LIBS) -o $@

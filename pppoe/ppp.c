@@ -538,6 +538,11 @@ uint64_t ppp_deadline(const struct ppp *p)
 	return d;
 }
 
+void ppp_set_peer_ip(struct ppp *p, uint32_t peer_ip)
+{
+	p->cfg.peer_ip = peer_ip;
+}
+
 void ppp_get_status(const struct ppp *p, struct ppp_status *st)
 {
 	const struct fsm *fsms[] = { &p->lcp, &p->ipcp, &p->ipv6cp };

@@ -136,5 +136,10 @@ void ppp_data_seen(struct ppp *p, uint64_t now_ms);
 void ppp_timer(struct ppp *p, uint64_t now_ms);
 uint64_t ppp_deadline(const struct ppp *p);
 void ppp_get_status(const struct ppp *p, struct ppp_status *st);
+/*
+ * Server role: the address IPCP offers the peer (network order), chosen once the peer's
+ * name is known. Call it from PPP_EV_AUTH_OK, before IPCP starts.
+ */
+void ppp_set_peer_ip(struct ppp *p, uint32_t peer_ip);
 
 #endif

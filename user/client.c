@@ -28,6 +28,7 @@
 #include "random.h"
 #include "raw_socket.h"
 #include "session_frame.h"
+#include "stats_report.h"
 #include "status.h"
 
 /* Frames read per wakeup: bounds the time one busy socket can hold the loop. */
@@ -880,11 +881,44 @@ static void write_status(struct client *c, FILE *out, bool json)
 	status_end(&w);
 }
 
+static void write_stats(struct client *c, FILE *out)
+{
+	struct stats_snapshot *s = calloc(1, sizeof(*s));
+	struct pxp_link_stats ls;
+
+	if (!s) {
+		fputs("error: out of memory\n", out);
+		return;
+	}
+	snprintf(s->iface, sizeof(s->iface), "%s", c->o->iface);
+	snprintf(s->role, sizeof(s->role), "client");
+	snprintf(s->state, sizeof(s->state), "%s",
+		 c->closing ? "terminating" : phase_names[c->phase]);
+	snprintf(s->mode, sizeof(s->mode), "%s",
+		 c->dp ? pxp_dp_mode_name(pxp_dp_mode(c->dp)) : "-");
+	s->time_ms = ev_now_ms();
+	if (c->dp && pxp_dp_get_stats(c->dp, &s->dp))
+		memset(&s->dp, 0, sizeof(s->dp));
+	if (c->ifindex && !pxp_netlink_link_stats(c->nl, c->ifindex, &ls)) {
+		struct stats_netdev *n = &s->netdev[s->nr_netdevs++];
+
+		snprintf(n->ifname, sizeof(n->ifname), "%s", c->o->ifname);
+		n->rx_packets = ls.rx_packets;
+		n->rx_bytes = ls.rx_bytes;
+		n->tx_packets = ls.tx_packets;
+		n->tx_bytes = ls.tx_bytes;
+	}
+	stats_snapshot_write(s, out);
+	free(s);
+}
+
 static void control_cb(void *ctx, const char *command, FILE *reply)
 {
 	struct client *c = ctx;
 
-	if (!strcmp(command, "status")) {
+	if (!strcmp(command, "stats")) {
+		write_stats(c, reply);
+	} else if (!strcmp(command, "status")) {
 		write_status(c, reply, false);
 	} else if (!strcmp(command, "status-json")) {
 		write_status(c, reply, true);

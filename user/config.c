@@ -251,6 +251,8 @@ enum {
 	OPT_PADI_ATTEMPTS,
 	OPT_PADI_TIMEOUT,
 	OPT_KEEPALIVE_ADAPTIVE,
+	OPT_WATCH,
+	OPT_INTERVAL,
 };
 
 int config_parse_up(int argc, char **argv, struct up_options *o)
@@ -647,6 +649,76 @@ int config_parse_status(int argc, char **argv, struct status_options *o)
 		o->json = true;
 	}
 	return take_iface(argc, argv, o->iface, true);
+}
+
+int config_parse_seconds(const char *s, unsigned int min_ms, unsigned int max_ms, unsigned int *ms)
+{
+	unsigned long whole = 0, frac = 0, scale = 1000;
+	const char *p = s;
+
+	if (*p < '0' || *p > '9')
+		return -EINVAL;
+	for (; *p >= '0' && *p <= '9'; p++) {
+		whole = whole * 10 + (unsigned long)(*p - '0');
+		if (whole > max_ms / 1000 + 1)
+			return -EINVAL;
+	}
+	if (*p == '.') {
+		for (p++; *p >= '0' && *p <= '9'; p++) {
+			if (scale == 1)
+				return -EINVAL; /* finer than a millisecond */
+			scale /= 10;
+			frac += (unsigned long)(*p - '0') * scale;
+		}
+	}
+	if (*p)
+		return -EINVAL;
+	whole = whole * 1000 + frac;
+	if (whole < min_ms || whole > max_ms)
+		return -EINVAL;
+	*ms = (unsigned int)whole;
+	return 0;
+}
+
+int config_parse_stats(int argc, char **argv, struct stats_options *o)
+{
+	static const struct option longopts[] = {
+		{ "json", no_argument, NULL, 'j' },
+		{ "watch", no_argument, NULL, OPT_WATCH },
+		{ "interval", required_argument, NULL, OPT_INTERVAL },
+		{ NULL, 0, NULL, 0 },
+	};
+	int c, err;
+
+	memset(o, 0, sizeof(*o));
+	o->interval_ms = PXP_STATS_DEFAULT_INTERVAL_MS;
+	optind = 0;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, "j", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'j':
+			o->json = true;
+			break;
+		case OPT_WATCH:
+			o->watch = true;
+			break;
+		case OPT_INTERVAL:
+			if (config_parse_seconds(optarg, 100, 3600 * 1000, &o->interval_ms))
+				return bad("--interval", optarg,
+					   "must be seconds from 0.1 to 3600, e.g. 0.5");
+			break;
+		default:
+			return bad(argv[0], argv[optind - 1], "unknown option");
+		}
+	}
+	err = take_iface(argc, argv, o->iface, true);
+	if (err)
+		return err;
+	if (o->watch && !o->iface[0]) {
+		pxp_err("%s --watch: name the interface to watch (IFACE)", argv[0]);
+		return -EINVAL;
+	}
+	return 0;
 }
 
 int config_parse_discover(int argc, char **argv, struct discover_options *o)

@@ -96,6 +96,16 @@ struct status_options {
 	bool json;
 };
 
+/* pppoe-xp stats [IFACE] [--watch] [--interval SECONDS] [--json] */
+struct stats_options {
+	char iface[IF_NAMESIZE]; /* "" = every running instance (not with --watch) */
+	bool watch;
+	unsigned int interval_ms; /* between views with --watch */
+	bool json;
+};
+
+#define PXP_STATS_DEFAULT_INTERVAL_MS 1000
+
 struct discover_options {
 	char iface[IF_NAMESIZE];
 	unsigned int timeout_ms;
@@ -108,6 +118,9 @@ int config_parse_server(int argc, char **argv, struct server_options *o);
 int config_parse_down(int argc, char **argv, struct down_options *o);
 int config_parse_status(int argc, char **argv, struct status_options *o);
 int config_parse_discover(int argc, char **argv, struct discover_options *o);
+int config_parse_stats(int argc, char **argv, struct stats_options *o);
+/* Seconds with up to three decimals ("0.5", "2") into ms within [min_ms, max_ms]. */
+int config_parse_seconds(const char *s, unsigned int min_ms, unsigned int max_ms, unsigned int *ms);
 
 void up_options_wipe(struct up_options *o);
 /* PXP_RUN_DIR or its override; created (0700) by pxp_run_dir_create(). */

@@ -5,9 +5,11 @@
  * unless --foreground; the others talk to a running daemon over its control socket.
  */
 #include <errno.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "client.h"
@@ -18,6 +20,7 @@
 #include "event_loop.h"
 #include "log.h"
 #include "server.h"
+#include "stats_report.h"
 
 struct command {
 	const char *name;
@@ -173,6 +176,142 @@ static int cmd_status(int argc, char **argv)
 	return PXP_EXIT_OK;
 }
 
+/* One snapshot from the daemon on iface: 0, -ENOENT/-ECONNREFUSED (none), -EBADMSG. */
+static int fetch_stats(const char *iface, struct stats_snapshot *s)
+{
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f;
+	int err;
+
+	f = open_memstream(&text, &len);
+	if (!f)
+		return -ENOMEM;
+	err = control_request(iface, "stats", f);
+	fclose(f);
+	if (!err)
+		err = stats_snapshot_parse(s, text, len);
+	free(text);
+	return err;
+}
+
+struct stats_all {
+	struct stats_snapshot *snap;
+	bool json;
+	unsigned int count;
+};
+
+static void stats_one(void *ctx, const char *iface)
+{
+	struct stats_all *a = ctx;
+
+	if (fetch_stats(iface, a->snap))
+		return; /* a dead daemon's socket: nothing to count */
+	if (a->json && a->count)
+		fputc(',', stdout);
+	else if (a->count)
+		fputc('\n', stdout);
+	stats_print_counters(a->snap, stdout, a->json);
+	a->count++;
+}
+
+static volatile sig_atomic_t watch_stop;
+
+static void watch_signal(int sig)
+{
+	(void)sig;
+	watch_stop = 1;
+}
+
+/* Sleeps ms unless SIGINT/SIGTERM comes first. */
+static void watch_sleep(unsigned int ms)
+{
+	struct timespec ts = { .tv_sec = ms / 1000, .tv_nsec = (long)(ms % 1000) * 1000000 };
+
+	while (!watch_stop && nanosleep(&ts, &ts) && errno == EINTR)
+		;
+}
+
+/* Redraws the rates every interval until SIGINT/SIGTERM, the daemon goes or the session ends. */
+static int stats_watch(const struct stats_options *o, struct stats_snapshot *prev,
+		       struct stats_snapshot *cur)
+{
+	struct sigaction sa = { .sa_handler = watch_signal };
+	bool redraw = !o->json && isatty(STDOUT_FILENO);
+	bool was_up = false;
+	int err;
+
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL); /* no SA_RESTART: the sleep ends at once */
+	sigaction(SIGTERM, &sa, NULL);
+	err = fetch_stats(o->iface, prev);
+	if (err) {
+		pxp_err("no pppoe-xp runs on %s (%s)", o->iface, strerror(-err));
+		return PXP_EXIT_FATAL;
+	}
+	while (!watch_stop) {
+		was_up = was_up || !strcmp(prev->state, "up");
+		watch_sleep(o->interval_ms);
+		if (watch_stop)
+			break;
+		err = fetch_stats(o->iface, cur);
+		if (err) {
+			fprintf(stderr, "pppoe-xp: the daemon on %s ended\n", o->iface);
+			break;
+		}
+		if (redraw)
+			fputs("\033[H\033[2J", stdout);
+		else if (!o->json)
+			fputc('\n', stdout);
+		stats_print_rates(prev, cur, stdout, o->json);
+		if (was_up && !strcmp(cur->role, "client") && strcmp(cur->state, "up")) {
+			fprintf(stderr, "pppoe-xp: the session on %s ended (%s)\n", o->iface,
+				cur->state);
+			break;
+		}
+		memcpy(prev, cur, sizeof(*prev));
+	}
+	return PXP_EXIT_OK;
+}
+
+static int cmd_stats(int argc, char **argv)
+{
+	struct stats_snapshot *snap = NULL;
+	struct stats_options o;
+	struct stats_all all;
+	int err, code = PXP_EXIT_OK;
+
+	if (config_parse_stats(argc, argv, &o))
+		return PXP_EXIT_OPTION;
+	snap = calloc(2, sizeof(*snap));
+	if (!snap)
+		return PXP_EXIT_FATAL;
+	if (o.watch) {
+		code = stats_watch(&o, &snap[0], &snap[1]);
+	} else if (o.iface[0]) {
+		err = fetch_stats(o.iface, snap);
+		if (err) {
+			pxp_err("no pppoe-xp runs on %s (%s)", o.iface, strerror(-err));
+			code = PXP_EXIT_FATAL;
+		} else {
+			stats_print_counters(snap, stdout, o.json);
+		}
+	} else {
+		all = (struct stats_all){ .snap = snap, .json = o.json };
+		if (o.json)
+			fputc('[', stdout);
+		err = control_for_each(stats_one, &all);
+		if (o.json)
+			fputs("]\n", stdout);
+		if (err) {
+			pxp_err("listing %s: %s", pxp_run_dir(), strerror(-err));
+			code = PXP_EXIT_FATAL;
+		}
+	}
+	free(snap);
+	return code;
+}
+
 static int cmd_discover(int argc, char **argv)
 {
 	struct discover_options o;
@@ -202,6 +341,8 @@ static const struct command commands[] = {
 	{ "down", "IFACE", "end the session on IFACE (LCP Terminate, then PADT)", cmd_down },
 	{ "status", "[IFACE] [--json]", "show the session(s): state, addresses, counters",
 	  cmd_status },
+	{ "stats", "[IFACE] [--watch] [--interval SECONDS] [--json]",
+	  "data path counters per queue; --watch: live rates (packets/s, bits/s)", cmd_stats },
 	{ "discover", "IFACE [--timeout S] [--vlan ID]",
 	  "list the access concentrators and services on IFACE", cmd_discover },
 	{ "server",

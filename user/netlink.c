@@ -89,6 +89,22 @@ static int change_link(struct pxp_netlink *nl, int ifindex, struct rtnl_link *ch
 	return err;
 }
 
+int pxp_netlink_link_stats(struct pxp_netlink *nl, int ifindex, struct pxp_link_stats *st)
+{
+	struct rtnl_link *link;
+	int err;
+
+	err = nl_to_errno(rtnl_link_get_kernel(nl->sock, ifindex, NULL, &link));
+	if (err)
+		return err;
+	st->rx_packets = rtnl_link_get_stat(link, RTNL_LINK_RX_PACKETS);
+	st->rx_bytes = rtnl_link_get_stat(link, RTNL_LINK_RX_BYTES);
+	st->tx_packets = rtnl_link_get_stat(link, RTNL_LINK_TX_PACKETS);
+	st->tx_bytes = rtnl_link_get_stat(link, RTNL_LINK_TX_BYTES);
+	rtnl_link_put(link);
+	return 0;
+}
+
 int pxp_netlink_link_up(struct pxp_netlink *nl, int ifindex)
 {
 	struct rtnl_link *change = rtnl_link_alloc();

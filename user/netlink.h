@@ -15,6 +15,12 @@ struct pxp_netlink;
 int pxp_netlink_open(struct pxp_netlink **nl);
 void pxp_netlink_close(struct pxp_netlink *nl);
 
+/* What the kernel counted on a netdev (frames as the netdev sees them, with their L2 header). */
+struct pxp_link_stats {
+	uint64_t rx_packets, rx_bytes, tx_packets, tx_bytes;
+};
+
+int pxp_netlink_link_stats(struct pxp_netlink *nl, int ifindex, struct pxp_link_stats *st);
 int pxp_netlink_link_up(struct pxp_netlink *nl, int ifindex);
 int pxp_netlink_set_mtu(struct pxp_netlink *nl, int ifindex, unsigned int mtu);
 /* local/32 with peer/32 (point to point); addresses in network order. Existing = 0. */

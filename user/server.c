@@ -31,6 +31,7 @@
 #include "raw_socket.h"
 #include "secrets.h"
 #include "session_frame.h"
+#include "stats_report.h"
 #include "status.h"
 
 #define RX_BURST      64
@@ -106,6 +107,17 @@ static bool ip_in_use(const struct server *srv, uint32_t ip)
 	return false;
 }
 
+/* An address the secrets file gives to a user: never handed to anyone else. */
+static bool ip_reserved(const struct server *srv, uint32_t ip)
+{
+	size_t i;
+
+	for (i = 0; i < srv->secrets.count; i++)
+		if (srv->secrets.entries[i].ip == ip)
+			return true;
+	return false;
+}
+
 /* The lowest free pool address (network order), or 0. */
 static uint32_t pool_take(const struct server *srv)
 {
@@ -114,7 +126,7 @@ static uint32_t pool_take(const struct server *srv)
 	for (host = srv->o->pool_first; host <= srv->o->pool_last; host++) {
 		uint32_t ip = htonl(host);
 
-		if (ip != srv->o->local_ip && !ip_in_use(srv, ip))
+		if (ip != srv->o->local_ip && !ip_in_use(srv, ip) && !ip_reserved(srv, ip))
 			return ip;
 		if (host == UINT32_MAX)
 			break;
@@ -167,7 +179,66 @@ static int get_secret_cb(void *ctx, const char *user, uint8_t *secret, size_t ca
 {
 	struct srv_session *s = ctx;
 
-	return secrets_lookup(&s->srv->secrets, user, NULL, secret, cap, NULL);
+	/* Our name selects the server column, as pppd passes its own name. */
+	return secrets_lookup(&s->srv->secrets, user, s->srv->o->ac_name, secret, cap, NULL);
+}
+
+/*
+ * The peer's address, chosen once we know who it is (as pppd does): the address of the
+ * authenticated user's secrets line, else the lowest free pool address. 0, -ENOSPC (pool
+ * exhausted, counted) or -EADDRINUSE (the user's address is taken, logged and counted).
+ */
+static int choose_peer_ip(struct srv_session *s, const char *user)
+{
+	struct server *srv = s->srv;
+	uint8_t secret[PPP_SECRET_MAX];
+	char text[INET_ADDRSTRLEN], name[PPP_NAME_MAX + 1];
+	uint32_t ip = 0;
+	int n;
+
+	n = secrets_lookup(&srv->secrets, user, srv->o->ac_name, secret, sizeof(secret), &ip);
+	explicit_bzero(secret, sizeof(secret));
+	if (n < 0 || !ip) {
+		s->peer_ip = pool_take(srv);
+		if (!s->peer_ip) {
+			srv->pool_exhausted++;
+			return -ENOSPC;
+		}
+		return 0;
+	}
+	printable(user, name, sizeof(name));
+	inet_ntop(AF_INET, &ip, text, sizeof(text));
+	if (ip == srv->o->local_ip || ip_in_use(srv, ip)) {
+		pxp_warn("session %u: address %s of user '%s' is %s", s->session_id, text, name,
+			 ip == srv->o->local_ip ? "our --local" : "in use by another session");
+		srv->setup_errors++;
+		return -EADDRINUSE;
+	}
+	s->peer_ip = ip;
+	pxp_debug("session %u: user '%s' gets %s from %s", s->session_id, name, text,
+		  srv->o->secrets_file);
+	return 0;
+}
+
+/* Authenticated: pick the address IPCP will offer. IPCP starts right after this event. */
+static void session_auth_ok(struct srv_session *s)
+{
+	struct ppp_status st;
+	int err;
+
+	/* LCP renegotiated and authenticated again: the session keeps its address. */
+	if (s->peer_ip) {
+		ppp_set_peer_ip(&s->ppp, s->peer_ip);
+		return;
+	}
+	ppp_get_status(&s->ppp, &st);
+	err = choose_peer_ip(s, st.peer_name);
+	if (err) {
+		request_end(s, PPP_DOWN_ADMIN,
+			    err == -ENOSPC ? "address pool exhausted" : "address in use");
+		return;
+	}
+	ppp_set_peer_ip(&s->ppp, s->peer_ip);
 }
 
 static void session_ipv4_up(struct srv_session *s, uint64_t now)
@@ -225,6 +296,7 @@ static void ppp_event_cb(void *ctx, enum ppp_event ev, int reason)
 
 	switch (ev) {
 	case PPP_EV_AUTH_OK:
+		session_auth_ok(s);
 		break;
 	case PPP_EV_IPV4_UP:
 		session_ipv4_up(s, ev_now_ms());
@@ -379,9 +451,8 @@ static void session_new(struct server *srv, const struct disc_ac_event *ev, uint
 	srv->sessions[slot] = s;
 	srv->session_count++;
 	srv->sessions_total++;
-	s->peer_ip = pool_take(srv);
-	if (!s->peer_ip) {
-		srv->pool_exhausted++;
+	/* With authentication the address waits for the user's name (session_auth_ok()). */
+	if (srv->o->auth == PPP_AUTH_NONE && choose_peer_ip(s, "")) {
 		request_end(s, PPP_DOWN_ADMIN, "address pool exhausted");
 		return;
 	}
@@ -583,11 +654,48 @@ static void request_stop(struct server *srv, uint64_t now)
 	process_pending(srv);
 }
 
+static void write_stats(struct server *srv, FILE *out)
+{
+	struct stats_snapshot *st = calloc(1, sizeof(*st));
+	struct pxp_link_stats ls;
+	unsigned int i;
+
+	if (!st) {
+		fputs("error: out of memory\n", out);
+		return;
+	}
+	snprintf(st->iface, sizeof(st->iface), "%s", srv->o->iface);
+	snprintf(st->role, sizeof(st->role), "server");
+	snprintf(st->state, sizeof(st->state), "%s", srv->stopping ? "stopping" : "running");
+	snprintf(st->mode, sizeof(st->mode), "%s",
+		 srv->dp ? pxp_dp_mode_name(pxp_dp_mode(srv->dp)) : "-");
+	st->time_ms = ev_now_ms();
+	if (srv->dp && pxp_dp_get_stats(srv->dp, &st->dp))
+		memset(&st->dp, 0, sizeof(st->dp));
+	for (i = 0; i < srv->o->max_sessions && st->nr_netdevs < STATS_MAX_NETDEVS; i++) {
+		struct srv_session *s = srv->sessions[i];
+		struct stats_netdev *n;
+
+		if (!s || !s->ifindex || pxp_netlink_link_stats(srv->nl, s->ifindex, &ls))
+			continue;
+		n = &st->netdev[st->nr_netdevs++];
+		snprintf(n->ifname, sizeof(n->ifname), "%s", s->ifname);
+		n->rx_packets = ls.rx_packets;
+		n->rx_bytes = ls.rx_bytes;
+		n->tx_packets = ls.tx_packets;
+		n->tx_bytes = ls.tx_bytes;
+	}
+	stats_snapshot_write(st, out);
+	free(st);
+}
+
 static void control_cb(void *ctx, const char *command, FILE *reply)
 {
 	struct server *srv = ctx;
 
-	if (!strcmp(command, "status")) {
+	if (!strcmp(command, "stats")) {
+		write_stats(srv, reply);
+	} else if (!strcmp(command, "status")) {
 		write_status(srv, reply, false);
 	} else if (!strcmp(command, "status-json")) {
 		write_status(srv, reply, true);

@@ -8,7 +8,8 @@
 #                       pxp0 100.64.1.2  pxs<N> 100.64.1.1
 #                       (pppoe-xp up)    (pppoe-xp server)
 #
-# Cases: PAP, CHAP and MS-CHAPv2 sessions with traffic through them; a wrong password; no AC;
+# Cases: PAP, CHAP and MS-CHAPv2 sessions with traffic through them; a wrong password; the
+# server column and the address column of the secrets file; no AC;
 # status --json; `down`; the AC's PADT; echo failure when the AC freezes; the adaptive
 # keepalive; --persist across a server restart; kill -9 and restart (stale-session PADT);
 # IPv6CP; 802.1Q; the generic and AF_XDP data paths; SIGINT in the foreground; a PADI
@@ -376,6 +377,92 @@ test_rss() {
 	[ "$rss" -lt $RSS_TARGET_KB ] || fail "client daemon RSS ${rss} kB"
 }
 
+# The server column of the secrets file: our --ac-name selects the line, as pppd's name does.
+test_secrets_server_name() {
+	local rc
+	reset
+	printf 'bob other-ac wrongpw *\nbob pxc-ac bobpw *\ncarol other-ac carolpw *\n' >"$PXP_TMP/secrets-names"
+	chmod 600 "$PXP_TMP/secrets-names"
+	start_server chap --secrets "$PXP_TMP/secrets-names" || return 1
+	client up wan0 --user bob --password wrongpw >"$PXP_TMP/client.out" 2>&1
+	rc=$?
+	[ $rc -eq 19 ] || fail "bob with the other AC's secret: exit $rc, want 19" || return 1
+	wait_for 3 client_gone || fail "the daemon stayed after the failure" || return 1
+	client up wan0 --user carol --password carolpw >"$PXP_TMP/client.out" 2>&1
+	rc=$?
+	[ $rc -eq 19 ] || fail "carol (only a line for other-ac): exit $rc, want 19" || return 1
+	wait_for 3 client_gone || fail "the daemon stayed after the failure" || return 1
+	client up wan0 --user bob --password bobpw >"$PXP_TMP/client.out" 2>&1 ||
+		fail "bob with the pxc-ac secret failed: $(cat "$PXP_TMP/client.out")"
+}
+
+# An address in the secrets line is the address the peer gets; others come from the pool,
+# which skips addresses reserved for users.
+test_secrets_address() {
+	local ip
+	reset
+	printf 'dave * davepw 100.64.1.77\nerin * erinpw 100.64.1.2\nalice * secret1 *\n' >"$PXP_TMP/secrets-ip"
+	chmod 600 "$PXP_TMP/secrets-ip"
+	start_server pap --secrets "$PXP_TMP/secrets-ip" || return 1
+	client up wan0 --user dave --password davepw >"$PXP_TMP/client.out" 2>&1 ||
+		fail "dave: up failed: $(cat "$PXP_TMP/client.out")" || return 1
+	ip=$(status_get client local_ip)
+	[ "$ip" = 100.64.1.77 ] || fail "dave got $ip, his secrets line says 100.64.1.77" || return 1
+	in_ns "$NS_ROUTER" ping -c 1 -W 2 100.64.1.1 >/dev/null || fail "no traffic for dave" || return 1
+	client down wan0 || fail "down failed" || return 1
+	client up wan0 --user alice --password secret1 >"$PXP_TMP/client.out" 2>&1 ||
+		fail "alice: up failed: $(cat "$PXP_TMP/client.out")" || return 1
+	ip=$(status_get client local_ip)
+	[ "$ip" = 100.64.1.3 ] || fail "alice got $ip, want 100.64.1.3 (pool, .2 reserved for erin)"
+}
+
+# `stats`: per-queue rows, and --watch rates that move while iperf3 runs; the watch ends
+# by itself when the session ends.
+test_stats() {
+	local watch rc
+	reset
+	start_server pap || return 1
+	client_up || fail "up failed: $(cat "$PXP_TMP/client.out")" || return 1
+	client stats wan0 >"$PXP_TMP/stats.txt" 2>&1 || fail "stats failed: $(cat "$PXP_TMP/stats.txt")" || return 1
+	grep -q '^queue .*rx .*drop\|^queue .*malformed' "$PXP_TMP/stats.txt" &&
+		grep -q '^0 ' "$PXP_TMP/stats.txt" && grep -q '^total ' "$PXP_TMP/stats.txt" &&
+		grep -q '^pxp0 ' "$PXP_TMP/stats.txt" ||
+		fail "no queue rows in: $(cat "$PXP_TMP/stats.txt")" || return 1
+	client stats --json | python3 -c 'import json,sys; d=json.load(sys.stdin); assert d[0]["queues"], d' ||
+		fail "stats --json of every instance is not a list with queues" || return 1
+	iperf_server "$NS_ISP" 5202 || fail "no iperf3 server" || return 1
+	# Not through client(): $! must be pppoe-xp itself (ip netns exec execs it), since a
+	# background subshell ignores SIGINT.
+	PPPOE_XP_RUN_DIR=$RUN_C ip netns exec "$NS_ROUTER" "$B" stats wan0 --watch --interval 0.5 \
+		--json >"$PXP_TMP/watch.json" 2>"$PXP_TMP/watch.err" &
+	watch=$!
+	in_ns "$NS_ROUTER" iperf3 -c 100.64.1.1 -p 5202 -u -b 20M -t 2 >"$PXP_TMP/iperf.txt" 2>&1 ||
+		fail "iperf3 through the session failed: $(tail -3 "$PXP_TMP/iperf.txt")" || return 1
+	kill -INT $watch
+	wait $watch
+	rc=$?
+	[ $rc -eq 0 ] || fail "stats --watch exited $rc on SIGINT" || return 1
+	python3 - "$PXP_TMP/watch.json" <<-'EOF' || fail "no nonzero rates in $(head -c 600 "$PXP_TMP/watch.json")" || return 1
+		import json, sys
+		views = [json.loads(l) for l in open(sys.argv[1]) if l.strip()]
+		assert len(views) >= 3, len(views)
+		assert all(v["queues"] for v in views), "no queue rows"
+		assert max(v["total"]["encap_pps"] for v in views) > 1000, "encap rate"
+		assert max(n["tx_bps"] for v in views for n in v["netdevs"] if n["ifname"] == "pxp0") > 5e6, "pxp0 bit rate"
+	EOF
+	PPPOE_XP_RUN_DIR=$RUN_C ip netns exec "$NS_ROUTER" "$B" stats wan0 --watch --interval 0.2 \
+		>"$PXP_TMP/watch.txt" 2>&1 &
+	watch=$!
+	sleep 0.5
+	client down wan0 >/dev/null 2>&1
+	wait_for 5 sh -c "! kill -0 $watch 2>/dev/null" || {
+		kill $watch
+		fail "stats --watch kept running after the session ended"
+		return 1
+	}
+	grep -q 'rx pkt' "$PXP_TMP/watch.txt" || fail "no rate view in: $(cat "$PXP_TMP/watch.txt")"
+}
+
 # Cases named on the command line run alone: test_session.sh pap vlan
 ONLY=" $* "
 case_() { # NAME FUNC
@@ -405,9 +492,16 @@ case_ session/pap test_pap
 case_ session/chap test_chap
 case_ session/mschapv2 test_mschapv2
 case_ session/wrong_password test_wrong_password
+case_ session/secrets_server_name test_secrets_server_name
+case_ session/secrets_address test_secrets_address
 case_ session/no_pado test_no_pado
 case_ session/status_json test_status_json
 case_ session/down test_down
+if command -v iperf3 >/dev/null; then
+	case_ session/stats test_stats
+else
+	skip_test session/stats "iperf3 is missing (make deps installs it)"
+fi
 case_ session/server_padt test_server_padt
 case_ session/echo_failure test_echo_failure
 case_ session/keepalive_adaptive test_keepalive_adaptive

@@ -181,6 +181,34 @@ TEST(small_parsers)
 	CHECK_EQ(config_parse_cidr("10.1.0.0", &net, &prefix), -EINVAL);
 }
 
+TEST(stats_options)
+{
+	char *plain[] = { "stats", NULL };
+	char *watch[] = { "stats", "wan0", "--watch", "--interval", "0.25", "--json", NULL };
+	char *watch_all[] = { "stats", "--watch", NULL };
+	char *too_fast[] = { "stats", "wan0", "--watch", "--interval", "0.05", NULL };
+	char *junk[] = { "stats", "wan0", "--interval", "1s", NULL };
+	struct stats_options o;
+	unsigned int ms;
+
+	CHECK_EQ(config_parse_stats(ARGC(plain), plain, &o), 0);
+	CHECK(!o.iface[0] && !o.watch && !o.json);
+	CHECK_EQ(o.interval_ms, PXP_STATS_DEFAULT_INTERVAL_MS);
+	CHECK_EQ(config_parse_stats(ARGC(watch), watch, &o), 0);
+	CHECK(!strcmp(o.iface, "wan0") && o.watch && o.json);
+	CHECK_EQ(o.interval_ms, 250);
+	CHECK_EQ(config_parse_stats(ARGC(watch_all), watch_all, &o), -EINVAL);
+	CHECK_EQ(config_parse_stats(ARGC(too_fast), too_fast, &o), -EINVAL);
+	CHECK_EQ(config_parse_stats(ARGC(junk), junk, &o), -EINVAL);
+	CHECK_EQ(config_parse_seconds("2", 100, 3600000, &ms), 0);
+	CHECK_EQ(ms, 2000);
+	CHECK_EQ(config_parse_seconds("1.5", 100, 3600000, &ms), 0);
+	CHECK_EQ(ms, 1500);
+	CHECK_EQ(config_parse_seconds("0.0001", 0, 3600000, &ms), -EINVAL);
+	CHECK_EQ(config_parse_seconds(".5", 0, 3600000, &ms), -EINVAL);
+	CHECK_EQ(config_parse_seconds("99999999999", 0, 3600000, &ms), -EINVAL);
+}
+
 int main(void)
 {
 	check_prefix = "cli_config";
@@ -194,5 +222,6 @@ int main(void)
 	RUN(server_pool_skips_local_and_ends);
 	RUN(server_rejections);
 	RUN(small_parsers);
+	RUN(stats_options);
 	return check_summary();
 }

@@ -1,0 +1,355 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# The whole system: our access concentrator on isp, `pppoe-xp up` on the router, traffic
+# between lan and net through NAT on pxp0, for each data path mode (both ends in that mode).
+#
+#   lan ---------- router ================= isp ---------- net
+#   lan0      lan1      wan0    PPPoE     isp0      isp1      net0
+#   192.168.100.2       pxp0 100.64.1.2   pxs<N> 100.64.1.1   198.51.100.2
+#   fd00:100::2         (pppoe-xp up)     (pppoe-xp server)   2001:db8:2::2
+#                       wan1 ============ isp2: isp0  (second session, last case)
+#                       pxp1 100.64.2.2   pxs<M> 100.64.2.1
+#
+# Per mode (xdp, generic, afxdp): iperf3 TCP and UDP both ways lan<->net; no drop counted
+# by either data path (stats) that the test cannot explain; the TCP MSS clamp (SYN and
+# SYN-ACK carry MSS 1452 with 1500-byte host MTUs); "frag needed" / "packet too big" with
+# the session MTU for oversize DF pings from lan. Then: kill -9 of the client leaves the
+# WAN port passing discovery and the next `up` works at once; two sessions on two WAN
+# ports carry traffic at the same time, each counted apart, and ending one leaves the other.
+# EXPRESS_MODES="afxdp" limits the per-mode cases to the modes named.
+PXP_NS_PREFIX=pxw$$-
+. "$(dirname "$0")/lib.sh"
+
+B=$PXP_BIN
+NS_ISP2=${PXP_NS_PREFIX}isp2
+RUN_C=$PXP_TMP/run-client
+RUN_S=$PXP_TMP/run-server
+RUN_S2=$PXP_TMP/run-server2
+SECRETS=$PXP_TMP/secrets
+MTU=1492
+IPERF_SECS=2
+MODE=
+
+client() { in_ns "$NS_ROUTER" env PPPOE_XP_RUN_DIR="$RUN_C" "$B" "$@"; }
+server() { in_ns "$NS_ISP" env PPPOE_XP_RUN_DIR="$RUN_S" "$B" "$@"; }
+server2() { in_ns "$NS_ISP2" env PPPOE_XP_RUN_DIR="$RUN_S2" "$B" "$@"; }
+
+reset() {
+	client down wan1 >/dev/null 2>&1
+	client down wan0 >/dev/null 2>&1
+	server down isp0 >/dev/null 2>&1
+	ip netns list | awk '{print $1}' | grep -qx "$NS_ISP2" && server2 down isp0 >/dev/null 2>&1
+	for ns in "$NS_ROUTER" "$NS_ISP" "$NS_ISP2"; do
+		ip netns pids "$ns" 2>/dev/null | xargs -r kill -9 2>/dev/null
+	done
+	sleep 0.2
+	return 0
+}
+
+# The server's session netdev (pxs<id>) in namespace NS.
+session_netdev_in() {
+	ip -n "$1" -br link show | sed -n 's/^\(pxs[0-9]*\)@.*/\1/p' | head -1
+}
+
+# Hosts and netdevs whose TCP/UDP crosses an XDP-redirecting veth finish their checksums.
+tx_csum_off() { # ns ifname...
+	local ns=$1 dev
+	shift
+	for dev in "$@"; do
+		ip netns exec "$ns" ethtool -K "$dev" tx off >/dev/null 2>&1
+	done
+}
+
+# Brings up the session in MODE with routes for IPv4 (NAT) and IPv6 (routed).
+session_up() {
+	local pxs
+	reset
+	server server isp0 --local 100.64.1.1 --pool 100.64.1.0/24 --auth pap \
+		--secrets "$SECRETS" --ac-name pxw-ac --ipv6 --mode "$MODE" \
+		>"$PXP_TMP/server.out" 2>&1 ||
+		fail "server --mode $MODE did not start: $(cat "$PXP_TMP/server.out")" || return 1
+	client up wan0 --user alice --password secret1 --ipv6 --defaultroute --mode "$MODE" \
+		>"$PXP_TMP/client.out" 2>&1 ||
+		fail "up --mode $MODE failed: $(cat "$PXP_TMP/client.out")" || return 1
+	pxs=$(session_netdev_in "$NS_ISP")
+	[ -n "$pxs" ] || fail "no session netdev on the server" || return 1
+	tx_csum_off "$NS_ROUTER" pxp0
+	tx_csum_off "$NS_ISP" "$pxs"
+	ip -n "$NS_ROUTER" -6 route replace default dev pxp0
+	ip -n "$NS_ISP" -6 route replace fd00:100::/64 dev "$pxs"
+	in_ns "$NS_LAN" ping -c 1 -W 2 198.51.100.2 >/dev/null ||
+		fail "lan cannot reach net through the session in $MODE mode"
+}
+
+# total_of ROLE FIELD: a column of the total row of `stats` (client wan0 / server isp0 /
+# client wan1): rx tx decap encap malformed no_session too_big ring_full other; "drops"
+# is the sum of the drop columns.
+total_of() {
+	local out
+	case $1 in
+	client) out=$(client stats wan0) ;;
+	client1) out=$(client stats wan1) ;;
+	server) out=$(server stats isp0) ;;
+	esac || return 1
+	awk -v f="$2" '
+		$1 == "total" {
+			n["rx"] = $2; n["tx"] = $3; n["decap"] = $4; n["encap"] = $5
+			n["malformed"] = $6; n["no_session"] = $7; n["too_big"] = $8
+			n["ring_full"] = $9; n["other"] = $10
+			n["drops"] = $6 + $7 + $8 + $9 + $10
+			print n[f]
+		}' <<<"$out"
+}
+
+named_drops() { # ROLE: "malformed=0 no_session=0 too_big=0 ring_full=12 other=0"
+	local f out=
+	for f in malformed no_session too_big ring_full other; do
+		out="$out $f=$(total_of "$1" $f)"
+	done
+	echo "${out# }"
+}
+
+# Drop counts of both ends, to compare before and after traffic.
+drops_now() {
+	local c s
+	c=$(total_of client drops)
+	s=$(total_of server drops)
+	[[ $c =~ ^[0-9]+$ && $s =~ ^[0-9]+$ ]] || return 1
+	echo "$c $s"
+}
+
+check_no_new_drops() { # "client server" counts taken before
+	local before=$1 after detail
+	after=$(drops_now) || fail "cannot read the drop counters (pppoe-xp stats)" || return 1
+	[ "$before" = "$after" ] && return 0
+	detail="client $(named_drops client), server $(named_drops server)"
+	fail "the data path counted drops (totals before: $before, after: $after): $detail"
+}
+
+iperf_check() { # description [iperf3 args]
+	local what=$1 mbit
+	shift
+	mbit=$(iperf_tcp "$NS_LAN" "$NS_NET" 198.51.100.2 "$IPERF_SECS" "$@") ||
+		fail "$what: iperf3 did not run" || return 1
+	echo "# $MODE $what ${mbit} Mbit/s"
+	[ "${mbit:-0}" -gt 10 ] || fail "$what: only ${mbit} Mbit/s"
+}
+
+test_tcp() {
+	local before
+	before=$(drops_now) || fail "cannot read the drop counters (pppoe-xp stats)" || return 1
+	iperf_check "tcp lan->net" || return 1
+	iperf_check "tcp net->lan" -R || return 1
+	check_no_new_drops "$before"
+}
+
+rcvbuf_errors() { # ns
+	ip netns exec "$1" nstat -asz UdpRcvbufErrors | awk '$1 == "UdpRcvbufErrors" {print $2}'
+}
+
+# udp_run PORT RECEIVER_NS [-R]: 50 Mbit/s of UDP for IPERF_SECS. Datagrams lost beyond
+# those the receiving socket refused (a busy shared machine) must stay under 1%.
+udp_run() {
+	local port=$1 rx_ns=$2 before after out lost total
+	shift 2
+	iperf_server "$NS_NET" "$port" || fail "no iperf3 server" || return 1
+	before=$(rcvbuf_errors "$rx_ns")
+	out=$(ip netns exec "$NS_LAN" iperf3 -c 198.51.100.2 -p "$port" -u -b 50M -l 1400 \
+		-t "$IPERF_SECS" -J "$@" 2>/dev/null | python3 -c \
+		'import json,sys; s=json.load(sys.stdin)["end"]["sum"]; print(s["lost_packets"], s["packets"])')
+	after=$(rcvbuf_errors "$rx_ns")
+	read -r lost total <<<"$out"
+	[ "${total:-0}" -gt 0 ] || fail "udp $*: iperf3 did not run" || return 1
+	echo "# $MODE udp ${*:-lan->net}: $lost of $total lost"
+	[ $((lost - (${after:-0} - ${before:-0}))) -le $((total / 100)) ] ||
+		fail "udp ${*:-lan->net}: $lost of $total lost, only $((${after:-0} - ${before:-0})) by the receiving socket"
+}
+
+test_udp() {
+	local before
+	before=$(drops_now) || fail "cannot read the drop counters (pppoe-xp stats)" || return 1
+	udp_run 5202 "$NS_NET" || return 1
+	udp_run 5203 "$NS_LAN" -R || return 1
+	check_no_new_drops "$before"
+}
+
+# Both hosts offer MSS 1460 (MTU 1500): the SYN as net receives it and the SYN-ACK as lan
+# receives it must say MTU - 40. Seen at the hosts, not on isp0: frames an XDP program
+# redirects into or out of a veth bypass the packet taps of both WAN veths, so tcpdump on
+# isp0 shows nothing of the data path's traffic (both ends of the session clamp).
+test_mss_clamp() {
+	local syn=$PXP_TMP/syn.txt synack=$PXP_TMP/synack.txt t1 t2
+	ip -n "$NS_LAN" route flush cache
+	ip -n "$NS_NET" route flush cache
+	ip netns exec "$NS_NET" timeout 6 tcpdump -lni net0 -c 1 \
+		'tcp port 5301 and tcp[tcpflags] == tcp-syn' >"$syn" 2>/dev/null &
+	t1=$!
+	ip netns exec "$NS_LAN" timeout 6 tcpdump -lni lan0 -c 1 \
+		'tcp port 5301 and tcp[tcpflags] & (tcp-syn|tcp-ack) == (tcp-syn|tcp-ack)' \
+		>"$synack" 2>/dev/null &
+	t2=$!
+	sleep 1
+	ip netns exec "$NS_NET" timeout 5 socat -u TCP-LISTEN:5301,reuseaddr - >/dev/null &
+	sleep 0.5
+	ip netns exec "$NS_LAN" sh -c 'echo hi | timeout 3 socat -u - TCP:198.51.100.2:5301' \
+		2>/dev/null
+	wait $t1 $t2
+	grep -q "mss $((MTU - 40))" "$syn" || fail "SYN at net: $(cat "$syn")" || return 1
+	grep -q "mss $((MTU - 40))" "$synack" || fail "SYN-ACK at lan: $(cat "$synack")"
+}
+
+# The router answers a 1500-byte DF packet bound for pxp0 itself (the second ping of a
+# run may report the cached path MTU locally: same number).
+test_frag_needed() {
+	local out
+	ip -n "$NS_LAN" route flush cache
+	out=$(ip netns exec "$NS_LAN" ping -M "do" -s 1472 -c 2 -i 0.3 -W 2 198.51.100.2 2>&1)
+	echo "$out" | grep -Eq "mtu ?= ?$MTU" ||
+		fail "no frag needed with mtu $MTU for a 1500-byte DF ping: ${out//$'\n'/ }"
+}
+
+test_packet_too_big() {
+	local out
+	ip netns exec "$NS_LAN" ping -6 -c 1 -W 2 2001:db8:2::2 >/dev/null ||
+		fail "lan cannot ping net over IPv6 through the session" || return 1
+	ip -n "$NS_LAN" -6 route flush cache 2>/dev/null
+	out=$(ip netns exec "$NS_LAN" ping -6 -M "do" -s 1452 -c 2 -i 0.3 -W 2 2001:db8:2::2 2>&1)
+	echo "$out" | grep -Eq "mtu ?= ?$MTU" ||
+		fail "no packet too big with mtu $MTU for a 1500-byte IPv6 ping: ${out//$'\n'/ }"
+}
+
+# kill -9: the daemon leaves its XDP program on wan0. Discovery must still pass it, and
+# the next `up` replaces the stale session at once.
+test_kill9_discover_up() {
+	local pid t0 ms
+	pid=$(client status wan0 | awk -F': ' '$1 == "pid" {print $2}')
+	[ -n "$pid" ] || fail "no client daemon to kill" || return 1
+	kill -9 "$pid"
+	sleep 0.2
+	client discover wan0 --timeout 2 >"$PXP_TMP/discover.out" 2>&1 ||
+		fail "discover after kill -9: $(cat "$PXP_TMP/discover.out")" || return 1
+	grep -q 'Access-Concentrator: pxw-ac' "$PXP_TMP/discover.out" ||
+		fail "the AC is not listed: $(cat "$PXP_TMP/discover.out")" || return 1
+	t0=$(date +%s%N)
+	client up wan0 --user alice --password secret1 --defaultroute --mode "$MODE" \
+		>"$PXP_TMP/client.out" 2>&1 || fail "up after kill -9: $(cat "$PXP_TMP/client.out")" ||
+		return 1
+	ms=$((($(date +%s%N) - t0) / 1000000))
+	echo "# up after kill -9: ${ms} ms"
+	[ $ms -lt 3000 ] || fail "up after kill -9 took $ms ms" || return 1
+	tx_csum_off "$NS_ROUTER" pxp0
+	tx_csum_off "$NS_ISP" "$(session_netdev_in "$NS_ISP")"
+	in_ns "$NS_LAN" ping -c 2 -i 0.2 -W 2 198.51.100.2 >/dev/null ||
+		fail "no traffic through the new session"
+}
+
+# A second WAN port to a second AC (its own namespace: an AC owns the pxs<id> names of its
+# namespace), with its own addresses.
+second_wan_create() {
+	ip netns add "$NS_ISP2" || return 1
+	ip -n "$NS_ISP2" link set lo up
+	ip link add wan1 netns "$NS_ROUTER" type veth peer name isp0 netns "$NS_ISP2" || return 1
+	ip -n "$NS_ROUTER" link set wan1 up
+	ip -n "$NS_ISP2" link set isp0 up
+	ip netns exec "$NS_ROUTER" ethtool -K wan1 tso off gso off >/dev/null 2>&1
+	ip netns exec "$NS_ISP2" ethtool -K isp0 tso off gso off >/dev/null 2>&1
+	mkdir -p "$RUN_S2"
+}
+
+udp_to() { # NS_SERVER IP PORT: UDP from the router for IPERF_SECS; prints packets received
+	iperf_server "$1" "$3" || return 1
+	ip netns exec "$NS_ROUTER" iperf3 -c "$2" -p "$3" -u -b 20M -l 1200 -t "$IPERF_SECS" -J \
+		2>/dev/null | python3 -c \
+		'import json,sys; s=json.load(sys.stdin)["end"]["sum"]; print(s["packets"] - s["lost_packets"])'
+}
+
+test_two_sessions() {
+	local enc0 enc1 dec0 dec1 got0 got1 pxs2 j0 j1
+	second_wan_create || fail "could not add the second WAN port" || return 1
+	server2 server isp0 --local 100.64.2.1 --pool 100.64.2.0/24 --auth pap \
+		--secrets "$SECRETS" --ac-name pxw-ac2 --mode "$MODE" >"$PXP_TMP/server2.out" 2>&1 ||
+		fail "second server: $(cat "$PXP_TMP/server2.out")" || return 1
+	client up wan1 --ifname pxp1 --ac pxw-ac2 --user alice --password secret1 --mode "$MODE" \
+		>"$PXP_TMP/client1.out" 2>&1 ||
+		fail "up on wan1: $(cat "$PXP_TMP/client1.out")" || return 1
+	pxs2=$(session_netdev_in "$NS_ISP2")
+	tx_csum_off "$NS_ROUTER" pxp1
+	tx_csum_off "$NS_ISP2" "$pxs2"
+	enc0=$(total_of client encap)
+	enc1=$(total_of client1 encap)
+	dec0=$(total_of client decap)
+	dec1=$(total_of client1 decap)
+	udp_to "$NS_ISP" 100.64.1.1 5401 >"$PXP_TMP/u0" 2>&1 &
+	j0=$!
+	udp_to "$NS_ISP2" 100.64.2.1 5402 >"$PXP_TMP/u1" 2>&1 &
+	j1=$!
+	wait $j0 $j1
+	got0=$(cat "$PXP_TMP/u0")
+	got1=$(cat "$PXP_TMP/u1")
+	echo "# concurrent UDP: session 1 delivered ${got0} datagrams, session 2 ${got1}"
+	[ "${got0:-0}" -gt 100 ] && [ "${got1:-0}" -gt 100 ] ||
+		fail "concurrent UDP: delivered '$got0' and '$got1'" || return 1
+	[ $(($(total_of client encap) - enc0)) -ge "$got0" ] &&
+		[ $(($(total_of client1 encap) - enc1)) -ge "$got1" ] ||
+		fail "encap counters did not move per session (wan0 $enc0 -> $(total_of client encap), wan1 $enc1 -> $(total_of client1 encap))" ||
+		return 1
+	in_ns "$NS_ROUTER" ping -c 2 -i 0.2 -W 2 100.64.1.1 >/dev/null &&
+		in_ns "$NS_ROUTER" ping -c 2 -i 0.2 -W 2 100.64.2.1 >/dev/null ||
+		fail "both pings do not work with two sessions up" || return 1
+	[ "$(total_of client decap)" -gt "$dec0" ] && [ "$(total_of client1 decap)" -gt "$dec1" ] ||
+		fail "decap counters did not move per session" || return 1
+	client down wan0 || fail "down wan0 failed" || return 1
+	[ "$(client status wan1 | awk -F': ' '$1 == "state" {print $2}')" = up ] ||
+		fail "ending the wan0 session ended the wan1 session too" || return 1
+	in_ns "$NS_ROUTER" ping -c 2 -i 0.2 -W 2 100.64.2.1 >/dev/null ||
+		fail "no traffic on wan1 after the wan0 session ended"
+}
+
+missing=$(require_cmds ip ping nft iperf3 tcpdump ethtool python3 socat nstat) || {
+	skip_test express "missing commands:$missing (make deps installs them)"
+	exit 0
+}
+[ -x "$B" ] || {
+	echo "FAIL express/build: $B is missing (run make)"
+	exit 1
+}
+topo_create pppoe || {
+	echo "FAIL express/topology: could not build the topology"
+	exit 1
+}
+mkdir -p "$RUN_C" "$RUN_S"
+printf 'alice * secret1 *\n' >"$SECRETS"
+chmod 600 "$SECRETS"
+on_cleanup reset
+topo_nat_out pxp0
+tx_csum_off "$NS_LAN" lan0
+tx_csum_off "$NS_NET" net0
+
+SESSION_OK=0
+mode_session_up() {
+	SESSION_OK=0
+	session_up && SESSION_OK=1
+}
+
+for MODE in ${EXPRESS_MODES:-xdp generic afxdp}; do
+	run_test "express/$MODE/session_up" mode_session_up
+	if [ $SESSION_OK = 0 ]; then
+		for c in tcp_both_ways udp_both_ways mss_clamp frag_needed packet_too_big; do
+			echo "FAIL express/$MODE/$c: no session in $MODE mode"
+		done
+		continue
+	fi
+	run_test "express/$MODE/tcp_both_ways" test_tcp
+	run_test "express/$MODE/udp_both_ways" test_udp
+	run_test "express/$MODE/mss_clamp" test_mss_clamp
+	run_test "express/$MODE/frag_needed" test_frag_needed
+	run_test "express/$MODE/packet_too_big" test_packet_too_big
+done
+MODE=xdp
+run_test express/kill9_setup mode_session_up
+if [ $SESSION_OK = 1 ]; then
+	run_test express/kill9_discover_up test_kill9_discover_up
+	run_test express/two_sessions test_two_sessions
+fi
+tests_done

@@ -1,0 +1,173 @@
+// SPDX-License-Identifier: GPL-2.0
+/* `pppoe-xp stats`: the snapshot format between daemon and CLI, and the rates. */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "check.h"
+#include "stats_report.h"
+
+static struct stats_snapshot a, b;
+
+static void sample(struct stats_snapshot *s, uint64_t t, uint64_t k)
+{
+	memset(s, 0, sizeof(*s));
+	strcpy(s->iface, "wan0");
+	strcpy(s->role, "client");
+	strcpy(s->state, "up");
+	strcpy(s->mode, "xdp");
+	s->time_ms = t;
+	s->dp.nr_queues = 2;
+	s->dp.queue[0] = (struct pxp_dp_queue_stats){
+		.rx = 100 * k, .tx = 50 * k, .decap = 90 * k, .encap = 50 * k, .drop_too_big = k
+	};
+	s->dp.queue[1] = (struct pxp_dp_queue_stats){ .rx = 10 * k, .drop_ring_full = 2 * k };
+	s->nr_netdevs = 1;
+	s->netdev[0] = (struct stats_netdev){ .ifname = "pxp0",
+					      .rx_packets = 90 * k,
+					      .rx_bytes = 125000 * k,
+					      .tx_packets = 50 * k,
+					      .tx_bytes = 1000 * k };
+}
+
+/* Writes s and parses it back into out; the text stays in *text for further mangling. */
+static int roundtrip(const struct stats_snapshot *s, struct stats_snapshot *out, char **text,
+		     size_t *len)
+{
+	FILE *f = open_memstream(text, len);
+
+	if (!f)
+		return -ENOMEM;
+	stats_snapshot_write(s, f);
+	fclose(f);
+	return stats_snapshot_parse(out, *text, *len);
+}
+
+TEST(roundtrip_keeps_every_counter)
+{
+	char *text = NULL;
+	size_t len = 0;
+	int err;
+
+	sample(&a, 5000, 7);
+	err = roundtrip(&a, &b, &text, &len);
+	free(text);
+	CHECK_EQ(err, 0);
+	CHECK(!strcmp(b.iface, "wan0") && !strcmp(b.role, "client") && !strcmp(b.mode, "xdp"));
+	CHECK_EQ(b.time_ms, 5000);
+	CHECK_EQ(b.dp.nr_queues, 2);
+	CHECK_MEM(&b.dp.queue[0], &a.dp.queue[0], sizeof(a.dp.queue[0]));
+	CHECK_MEM(&b.dp.queue[1], &a.dp.queue[1], sizeof(a.dp.queue[1]));
+	CHECK_EQ(b.nr_netdevs, 1);
+	CHECK(!strcmp(b.netdev[0].ifname, "pxp0"));
+	CHECK_EQ(b.netdev[0].rx_bytes, 875000);
+}
+
+static int parse_str(const char *text)
+{
+	return stats_snapshot_parse(&b, text, strlen(text));
+}
+
+#define HEAD "pxp-stats 1\niface wan0\nrole client\nstate up\nmode xdp\ntime_ms 1\n"
+
+TEST(malformed_is_refused)
+{
+	CHECK_EQ(parse_str(HEAD "end\n"), 0);
+	CHECK_EQ(parse_str(HEAD), -EBADMSG); /* truncated: no end */
+	CHECK_EQ(parse_str("pxp-stats 2\n" HEAD "end\n"), -EBADMSG);
+	CHECK_EQ(parse_str(HEAD "queue 1 1 1 1 1 1 1 1 1 1\nend\n"), -EBADMSG); /* gap */
+	CHECK_EQ(parse_str(HEAD "queue 0 1 1 1 1 1 1 1 1\nend\n"), -EBADMSG);	/* short */
+	CHECK_EQ(parse_str(HEAD "queue 0 1 1 1 1 1 1 1 1 -1\nend\n"), -EBADMSG);
+	CHECK_EQ(parse_str(HEAD "queue 0 1 1 1 1 1 1 1 1 99999999999999999999\nend\n"), -EBADMSG);
+	CHECK_EQ(parse_str(HEAD "netdev averyveryverylongname 1 2 3 4\nend\n"), -EBADMSG);
+	CHECK_EQ(parse_str(HEAD "bogus 1\nend\n"), -EBADMSG);
+	CHECK_EQ(parse_str(HEAD "mode afxdp\nend\n"), -EBADMSG); /* twice */
+	CHECK_EQ(parse_str(HEAD "netdev pxp\033 1 2 3 4\nend\n"), -EBADMSG);
+	CHECK_EQ(parse_str(HEAD "end\nqueue 0 1 1 1 1 1 1 1 1 1\n"), -EBADMSG);
+	CHECK_EQ(parse_str("pxp-stats 1\nrole client\nstate up\nmode xdp\nend\n"), -EBADMSG);
+	CHECK_EQ(stats_snapshot_parse(&b, HEAD "end\n\0", sizeof(HEAD "end\n")), -EBADMSG);
+}
+
+TEST(too_many_queues_or_netdevs_refused)
+{
+	char *text = malloc(64 * 1024), *p;
+	int i;
+
+	CHECK(text);
+	p = text + sprintf(text, HEAD);
+	for (i = 0; i <= PXP_DP_MAX_QUEUES; i++)
+		p += sprintf(p, "queue %d 0 0 0 0 0 0 0 0 0\n", i);
+	strcpy(p, "end\n");
+	i = parse_str(text);
+	p = text + sprintf(text, HEAD);
+	for (int j = 0; j <= STATS_MAX_NETDEVS; j++)
+		p += sprintf(p, "netdev pxs%d 0 0 0 0\n", j);
+	strcpy(p, "end\n");
+	CHECK_EQ(i, -EBADMSG);
+	CHECK_EQ(parse_str(text), -EBADMSG);
+	free(text);
+}
+
+TEST(rates_per_second)
+{
+	struct stats_queue_rates r;
+	struct stats_netdev_rates n;
+
+	sample(&a, 10000, 1);
+	sample(&b, 12000, 3); /* 2 s later, every counter tripled */
+	stats_queue_rates(&a, &b, 0, &r);
+	CHECK_EQ(r.rx, 100);
+	CHECK_EQ(r.tx, 50);
+	CHECK_EQ(r.decap, 90);
+	CHECK_EQ(r.encap, 50);
+	CHECK_EQ(r.drops, 1);
+	stats_queue_rates(&a, &b, 1, &r);
+	CHECK_EQ(r.rx, 10);
+	CHECK_EQ(r.drops, 2);
+	stats_netdev_rates(&a, &b, 0, &n);
+	CHECK_EQ(n.rx_pps, 90);
+	CHECK_EQ(n.rx_bps, 1000000); /* 125000 bytes/s */
+	CHECK_EQ(n.tx_bps, 8000);
+	/* A new session: counters went back, no huge bogus rate. */
+	stats_queue_rates(&b, &a, 0, &r);
+	CHECK_EQ(r.rx, 0);
+	/* A netdev that is new counts from zero. */
+	strcpy(a.netdev[0].ifname, "pxs9");
+	stats_netdev_rates(&a, &b, 0, &n);
+	CHECK_EQ(n.rx_pps, 135);
+}
+
+TEST(views_carry_the_rows)
+{
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+
+	CHECK(f);
+	sample(&a, 1000, 1);
+	sample(&b, 2000, 2);
+	stats_print_counters(&b, f, false);
+	stats_print_rates(&a, &b, f, false);
+	stats_print_rates(&a, &b, f, true);
+	fclose(f);
+	CHECK(strstr(text, "total "));
+	CHECK(strstr(text, "\n1 "));
+	CHECK(strstr(text, "pxp0"));
+	CHECK(strstr(text, "1.00M")); /* 125000 bytes/s = 1 Mbit/s */
+	CHECK(strstr(text, "{\"iface\":\"wan0\""));
+	CHECK(strstr(text, "\"rx_bps\":1000000"));
+	free(text);
+}
+
+int main(void)
+{
+	check_prefix = "stats_report";
+	RUN(roundtrip_keeps_every_counter);
+	RUN(malformed_is_refused);
+	RUN(too_many_queues_or_netdevs_refused);
+	RUN(rates_per_second);
+	RUN(views_carry_the_rows);
+	return check_summary();
+}

@@ -1,0 +1,70 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * `pppoe-xp stats`: the data path counters of a running daemon, per queue, and the byte
+ * counts of its session netdevs. The daemon answers the control command "stats" with one
+ * snapshot in a small line format (stats_snapshot_write()); the CLI parses it
+ * (stats_snapshot_parse()) and renders counters, or rates between two snapshots, as a
+ * table or as JSON. Rates use the daemon's own clock, so a slow CLI does not skew them.
+ *
+ * Concurrency: plain data; each snapshot belongs to one caller.
+ */
+#ifndef PXP_STATS_REPORT_H
+#define PXP_STATS_REPORT_H
+
+#include <net/if.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "datapath.h"
+
+/* Session netdevs listed per snapshot (a server may hold more sessions: the first ones). */
+#define STATS_MAX_NETDEVS 64
+
+struct stats_netdev {
+	char ifname[IF_NAMESIZE];
+	uint64_t rx_packets, rx_bytes, tx_packets, tx_bytes;
+};
+
+struct stats_snapshot {
+	char iface[IF_NAMESIZE];
+	char role[8];	  /* "client" or "server" */
+	char state[16];	  /* as in status: "up", "negotiating", ... or "running" */
+	char mode[16];	  /* data path mode, "-" when detached */
+	uint64_t time_ms; /* the daemon's monotonic clock when the snapshot was taken */
+	struct pxp_dp_stats dp;
+	unsigned int nr_netdevs;
+	struct stats_netdev netdev[STATS_MAX_NETDEVS];
+};
+
+/* The daemon's side: one snapshot in the control-socket format. */
+void stats_snapshot_write(const struct stats_snapshot *s, FILE *out);
+/*
+ * The CLI's side: text[0..len) into s. -EBADMSG for anything malformed or truncated
+ * (an unknown line, a number out of range, no "end" line).
+ */
+int stats_snapshot_parse(struct stats_snapshot *s, const char *text, size_t len);
+
+/* Counters as they stand: one row per queue, a total row, one row per netdev. */
+void stats_print_counters(const struct stats_snapshot *s, FILE *out, bool json);
+
+/* Per-second rates from prev to cur (packets/s; bits/s for the netdevs, whose bytes we know). */
+struct stats_queue_rates {
+	uint64_t rx, tx, decap, encap, drops;
+};
+
+struct stats_netdev_rates {
+	uint64_t rx_pps, rx_bps, tx_pps, tx_bps;
+};
+
+/* Rates of queue q (or of netdev i matched by name in prev); counters that went back count 0. */
+void stats_queue_rates(const struct stats_snapshot *prev, const struct stats_snapshot *cur,
+		       unsigned int q, struct stats_queue_rates *r);
+void stats_netdev_rates(const struct stats_snapshot *prev, const struct stats_snapshot *cur,
+			unsigned int i, struct stats_netdev_rates *r);
+/* One view of the rates; JSON is one object per line (a stream for --watch --json). */
+void stats_print_rates(const struct stats_snapshot *prev, const struct stats_snapshot *cur,
+		       FILE *out, bool json);
+
+#endif
