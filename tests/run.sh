@@ -98,7 +98,7 @@ tier_netns() {
 	local t
 	for t in tests/netns/test_*.sh; do
 		[ -f "$t" ] || continue
-		run_one "netns/$(basename "$t" .sh)" 900 bash "$t"
+		run_one "netns/$(basename "$t" .sh)" 1800 bash "$t"
 	done
 }
 

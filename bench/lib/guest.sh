@@ -1,0 +1,257 @@
+# SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=bash
+#
+# Guest cases: one qemu guest (TCG) running Debian's own kernel, where kernel PPPoE exists.
+# Inside it the same lan - router - isp - net topology as on the host, once per case, all
+# up together and measured interleaved by the same lines as the host (bench/lib/measure.sh):
+#   ceiling       plain routing + NAT
+#   kernel-pppoe  pxp-ac (pppoe-server, pppd kernel mode) at isp, pxp-pppd-client at router
+#   rp-pppoe      rp-pppoe user mode on both ends (pxp-ac/pxp-pppd-client --mode user)
+#   pppoe-xp      pppoe-xp server at isp and client at router (build/ over 9p at /host)
+#   mixed         pxp-ac (kernel AC) at isp, pppoe-xp client at router
+# The guest machinery and role commands are tests/interop/lib.sh and tests/interop/guest/.
+# Under TCG only ratios inside the guest mean anything.
+
+GUEST_CASES=(ceiling kernel-pppoe rp-pppoe pppoe-xp mixed)
+GUEST_LIB=$PXP_ROOT/tests/interop/lib.sh
+GUEST_NAME=pxb$$g
+GUEST_USER=pxbench
+GUEST_PASSWORD=pxb-guest-$$
+
+guest_steps() {
+	local pxp
+	pxp=$(printf '%s\n' "${GUEST_CASES[@]}" | grep -c -e '^pppoe-xp' -e '^mixed')
+	echo $((1 + ${#GUEST_CASES[@]} + $(matrix_steps guest ${#GUEST_CASES[@]} "$pxp")))
+}
+
+# Boot (about a minute under TCG on a busy machine), a topology and session per case, the
+# warm-up, then the rounds.
+guest_seconds() {
+	echo $((60 + ${#GUEST_CASES[@]} * (45 + 8 + BENCH_ROUNDS * $(bench_round_seconds guest))))
+}
+
+# x_guest SECONDS SCRIPT: runs SCRIPT with sh in the guest, outside any namespace.
+x_guest() {
+	guest_exec "$GUEST_NAME" "echo $(printf '%s' "$2" | base64 -w0) | base64 -d | sh" "$1"
+}
+
+# The topology of one case inside the guest (POSIX sh: the guest has dash and busybox).
+# Every process start costs most of a second under TCG, so ip runs in batches.
+guest_topology_script() {
+	local p=$1 mode=$2 wan_addr='' isp_addr='' default=''
+	if [ "$mode" = plain ]; then
+		wan_addr="addr add 100.64.0.1/30 dev wan0"
+		isp_addr="addr add 100.64.0.2/30 dev isp0"
+		default="route add default via 100.64.0.2"
+	fi
+	cat <<-EOF
+		set -e
+		for ns in lan router isp net; do ip netns add ${p}\$ns; done
+		ip -batch - <<-'IP'
+			link add lan0 netns ${p}lan type veth peer name lan1 netns ${p}router
+			link add wan0 netns ${p}router type veth peer name isp0 netns ${p}isp
+			link add isp1 netns ${p}isp type veth peer name net0 netns ${p}net
+		IP
+		ip -n ${p}lan -batch - <<-'IP'
+			link set lo up
+			link set lan0 up
+			addr add 192.168.100.2/24 dev lan0
+			route add default via 192.168.100.1
+		IP
+		ip -n ${p}router -batch - <<-'IP'
+			link set lo up
+			link set lan1 up
+			link set wan0 up
+			addr add 192.168.100.1/24 dev lan1
+			$wan_addr
+			$default
+		IP
+		ip -n ${p}isp -batch - <<-'IP'
+			link set lo up
+			link set isp0 up
+			link set isp1 up
+			addr add 198.51.100.1/24 dev isp1
+			$isp_addr
+		IP
+		ip -n ${p}net -batch - <<-'IP'
+			link set lo up
+			link set net0 up
+			addr add $NET_IP/24 dev net0
+			route add default via 198.51.100.1
+		IP
+		ip netns exec ${p}router sh -c 'echo 1 >/proc/sys/net/ipv4/ip_forward
+			ethtool -K wan0 tso off gso off >/dev/null 2>&1 || true'
+		ip netns exec ${p}isp sh -c 'echo 1 >/proc/sys/net/ipv4/ip_forward
+			ethtool -K isp0 tso off gso off >/dev/null 2>&1 || true'
+		ip netns exec ${p}lan ethtool -K lan0 tx off >/dev/null 2>&1 || true
+		ip netns exec ${p}net sh -c 'ethtool -K net0 tx off >/dev/null 2>&1 || true
+			iperf3 -s -D -p 5201'
+		printf '%s * %s *\n' $GUEST_USER $GUEST_PASSWORD >/tmp/${p}chap-secrets
+		chmod 600 /tmp/${p}chap-secrets
+	EOF
+}
+
+# NAT out of the router's WAN netdev IFNAME, as topo_nat_out does on the host.
+guest_nat_script() {
+	cat <<-EOF
+		ip netns exec ${1}router nft -f - <<-'NFT'
+			table ip pxb_nat {
+				chain post {
+					type nat hook postrouting priority srcnat; policy accept;
+					oifname "$2" masquerade
+				}
+			}
+		NFT
+	EOF
+}
+
+# guest_ac KEY kernel|user: the guest's AC (pxp-ac: pppoe-server + pppd) at isp.
+guest_ac() {
+	local key=$1 mode=$2 p=${CASE_PREFIX[$1]}
+	x_sh "$key" isp 60 "pxp-ac start --iface isp0 --auth chap --user $GUEST_USER \
+		--password $GUEST_PASSWORD --local 100.64.1.1 --pool 100.64.1.2 \
+		--dns 198.51.100.1 --mode $mode --instance ${p}ac" >"$PXP_TMP/${p}ac.log" 2>&1 || {
+		case_unavailable "$key" "pxp-ac start failed: $(last_line "$PXP_TMP/${p}ac.log")"
+		return 1
+	}
+}
+
+# guest_pxp_client KEY: pppoe-xp up at the router (xdp mode: native XDP on the guest's veth).
+guest_pxp_client() {
+	local key=$1 log=/tmp/${CASE_PREFIX[$1]}client.log
+	x_sh "$key" router 90 "$(pxp_cmd "$key" router up wan0 --user "$GUEST_USER" \
+		--password "$GUEST_PASSWORD" --mode xdp --defaultroute) >$log 2>&1" >/dev/null || {
+		case_unavailable "$key" "pppoe-xp up failed in the guest: $(x_guest 10 "tail -n 1 $log")"
+		return 1
+	}
+}
+
+# Ready when lan reaches net; the MTU of the router's WAN netdev sizes the UDP packets.
+guest_ready() {
+	local key=$1 wan=$2 mtu
+	x_sh "$key" lan 30 "for i in 1 2 3 4 5 6 7 8 9 10; do
+		ping -c 1 -W 1 $NET_IP >/dev/null 2>&1 && exit 0; sleep 1; done; exit 1" || {
+		case_unavailable "$key" "no IPv4 connectivity lan -> net in the guest"
+		guest_diagnose "$key"
+		return 1
+	}
+	mtu=$(x_sh "$key" router 10 "cat /sys/class/net/$wan/mtu" 2>/dev/null)
+	CASE_MTU[$key]=${mtu:-1492}
+	echo "ok"
+}
+
+# What the router and isp of a failed case look like, into BENCH_OUT/logs/.
+guest_diagnose() {
+	local p=${CASE_PREFIX[$1]} f
+	mkdir -p "$BENCH_OUT/logs"
+	f=$BENCH_OUT/logs/${1//\//-}.txt
+	x_guest 60 "for ns in ${p}router ${p}isp; do echo \"== \$ns\"; ip -n \$ns addr;
+		ip -n \$ns route; ip netns exec \$ns nft list ruleset; done
+		for f in /tmp/${p}*.log /tmp/run-${p}*/*; do echo \"== \$f\"; tail -n 30 \$f; done
+		pxp-ac status --instance ${p}ac 2>&1 | tail -n 40" >"$f" 2>&1
+}
+
+guest_setup_case() {
+	local key=$1 c=${1#guest/} p=${CASE_PREFIX[$1]} mode=pppoe
+	[ "$c" = ceiling ] && mode=plain
+	x_guest 60 "$(guest_topology_script "$p" "$mode")" >"$PXP_TMP/${p}topo.log" 2>&1 || {
+		case_unavailable "$key" "guest topology failed: $(last_line "$PXP_TMP/${p}topo.log")"
+		return
+	}
+	case $c in
+	ceiling)
+		x_guest 30 "$(guest_nat_script "$p" wan0)" >/dev/null
+		guest_ready "$key" wan0
+		;;
+	kernel-pppoe | rp-pppoe)
+		local pmode=kernel
+		[ "$c" = rp-pppoe ] && pmode=user
+		x_guest 10 "command -v pxp-ac && command -v pxp-pppd-client" >/dev/null || {
+			case_unavailable "$key" "the guest image has no pxp-ac / pxp-pppd-client"
+			return
+		}
+		guest_ac "$key" $pmode || return
+		x_sh "$key" router 90 "pxp-pppd-client start --iface wan0 --user $GUEST_USER \
+			--password $GUEST_PASSWORD --mode $pmode --ifname ppp0 --defaultroute \
+			--instance ${p}client" >"$PXP_TMP/${p}client.log" 2>&1 || {
+			case_unavailable "$key" "pxp-pppd-client failed: $(last_line "$PXP_TMP/${p}client.log")"
+			return
+		}
+		x_guest 30 "$(guest_nat_script "$p" ppp0)" >/dev/null
+		guest_ready "$key" ppp0
+		;;
+	pppoe-xp)
+		x_guest 10 "test -x /host/pppoe-xp" || {
+			case_unavailable "$key" "build/pppoe-xp is not built (or /host is not shared)"
+			return
+		}
+		x_sh "$key" isp 30 "($(pxp_cmd "$key" isp server isp0 --local 100.64.1.1 \
+			--pool 100.64.1.0/30 --auth chap --secrets "/tmp/${p}chap-secrets" --mode xdp \
+			--foreground)) >/tmp/${p}server.log 2>&1 </dev/null &" >/dev/null
+		sleep 1
+		guest_pxp_client "$key" || return
+		x_guest 30 "$(guest_nat_script "$p" pxp0)" >/dev/null
+		guest_ready "$key" pxp0
+		;;
+	mixed)
+		x_guest 10 "test -x /host/pppoe-xp && command -v pxp-ac" >/dev/null || {
+			case_unavailable "$key" "needs build/pppoe-xp and the guest's pxp-ac"
+			return
+		}
+		guest_ac "$key" kernel || return
+		# pppoe-xp's egress redirects into wan0; a veth drops redirected frames unless its
+		# peer runs XDP or has GRO on, and the kernel AC's isp0 runs no XDP (DESIGN.md).
+		x_sh "$key" isp 10 "ethtool -K isp0 gro on" >/dev/null 2>&1
+		guest_pxp_client "$key" || return
+		x_guest 30 "$(guest_nat_script "$p" pxp0)" >/dev/null
+		guest_ready "$key" pxp0
+		;;
+	esac
+}
+
+guest_run() {
+	local c key i=0 why=
+	local -a keys
+	for c in "${GUEST_CASES[@]}"; do
+		key=guest/$c
+		keys+=("$key")
+		CASE_ENV[$key]=guest
+		CASE_PREFIX[$key]=g$i-
+		CASE_STATUS[$key]=ok
+		i=$((i + 1))
+	done
+
+	progress "guest: boot"
+	if [ ! -f "$GUEST_LIB" ]; then
+		why="tests/interop/lib.sh (the qemu guest) does not exist"
+	elif ! command -v qemu-system-x86_64 >/dev/null; then
+		why="qemu-system-x86_64 is not installed"
+	else
+		# shellcheck source=../../tests/interop/lib.sh
+		. "$GUEST_LIB"
+		on_cleanup "guest_stop $GUEST_NAME"
+		guest_start "$GUEST_NAME" "${PXP_NS_PREFIX}gtap" "pxb$$t" "$PXP_ROOT/build" \
+			>"$PXP_TMP/guest-start.log" 2>&1 ||
+			why="the guest did not start: $(grep -m1 'pxg:' "$PXP_TMP/guest-start.log" | cut -c1-160)"
+	fi
+	if [ -n "$why" ]; then
+		echo "unavailable: $why"
+		for key in "${keys[@]}"; do
+			CASE_STATUS[$key]=unavailable
+			CASE_REASON[$key]=$why
+		done
+	else
+		echo "ok ($(x_guest 10 'uname -r'))"
+	fi
+
+	for key in "${keys[@]}"; do
+		progress "$key: set up"
+		if [ "${CASE_STATUS[$key]}" = ok ]; then
+			guest_setup_case "$key"
+		else
+			echo "unavailable"
+		fi
+	done
+	measure_matrix "${keys[@]}"
+	[ -z "$why" ] && guest_stop "$GUEST_NAME"
+}

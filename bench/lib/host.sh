@@ -1,0 +1,123 @@
+# SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=bash
+#
+# Host-kernel cases on lan - router - isp - net (tests/netns/lib.sh topo_create):
+#   ceiling           plain routing + NAT over an Ethernet WAN with TSO/GSO off
+#   pppoe-xp-MODE     pppoe-xp server at isp, pppoe-xp client at router, data path MODE
+#                     (xdp, afxdp, generic); NAT out of pxp0
+# All topologies stay up together so that measurements interleave: drift from the other
+# jobs on this shared machine then falls on every case alike.
+
+HOST_CASES=(ceiling pppoe-xp-xdp pppoe-xp-afxdp pppoe-xp-generic)
+HOST_USER=pxbench
+HOST_PASSWORD=pxb-secret-$$
+
+# Points lib.sh's NS_* names at the case's namespaces.
+host_ns() {
+	NS_LAN=${CASE_PREFIX[$1]}lan
+	NS_ROUTER=${CASE_PREFIX[$1]}router
+	NS_ISP=${CASE_PREFIX[$1]}isp
+	NS_NET=${CASE_PREFIX[$1]}net
+}
+
+# The senders' tx checksum offload is off in every case: a TCP packet with a partial checksum
+# cannot cross an XDP redirect (DESIGN.md), and the ceiling must run the same senders.
+host_common() {
+	local key=$1
+	ip netns exec "$NS_LAN" ethtool -K lan0 tx off >/dev/null 2>&1
+	ip netns exec "$NS_NET" ethtool -K net0 tx off >/dev/null 2>&1
+	ip netns exec "$NS_NET" iperf3 -s -D -p 5201 --logfile "$PXP_TMP/iperf-$NS_NET.log" &&
+		wait_for 5 ip netns exec "$NS_NET" sh -c "ss -ltn | grep -q ':5201 '" || {
+		case_unavailable "$key" "the iperf3 server did not start"
+		return 1
+	}
+	wait_for 5 ip netns exec "$NS_LAN" ping -c 1 -W 1 "$NET_IP" || {
+		case_unavailable "$key" "no IPv4 connectivity lan -> net"
+		return 1
+	}
+	echo "ok"
+}
+
+host_setup_ceiling() {
+	local key=$1
+	topo_create plain || {
+		case_unavailable "$key" "topo_create plain failed"
+		return
+	}
+	CASE_MTU[$key]=1500
+	host_common "$key"
+}
+
+# A pppoe-xp session between isp (server) and router (client) in data path MODE.
+host_setup_pppoe() {
+	local key=$1 mode=${1#host/pppoe-xp-} log secrets mtu pid
+	log=$PXP_TMP/${CASE_PREFIX[$key]}
+	[ -x "$PXP_BIN" ] || {
+		case_unavailable "$key" "build/pppoe-xp is not built"
+		return
+	}
+	topo_create pppoe || {
+		case_unavailable "$key" "topo_create pppoe failed"
+		return
+	}
+	secrets=${log}chap-secrets
+	printf '%s * %s *\n' "$HOST_USER" "$HOST_PASSWORD" >"$secrets"
+	chmod 600 "$secrets"
+
+	ip netns exec "$NS_ISP" sh -c "$(pxp_cmd "$key" isp server isp0 --local 100.64.1.1 \
+		--pool 100.64.1.0/30 --auth chap --secrets "$secrets" --mode "$mode" \
+		--foreground)" >"${log}server.log" 2>&1 &
+	pid=$!
+	on_cleanup "kill $pid"
+	sleep 0.5
+	kill -0 "$pid" 2>/dev/null || {
+		case_unavailable "$key" "pppoe-xp server exited: $(last_line "${log}server.log")"
+		return
+	}
+	ip netns exec "$NS_ROUTER" timeout 30 sh -c "$(pxp_cmd "$key" router up wan0 \
+		--user "$HOST_USER" --password "$HOST_PASSWORD" --mode "$mode" --defaultroute)" \
+		>"${log}client.log" 2>&1 || {
+		case_unavailable "$key" "pppoe-xp up failed: $(last_line "${log}client.log")"
+		return
+	}
+	on_cleanup "ip netns exec $NS_ROUTER sh -c '$(pxp_cmd "$key" router down wan0)'"
+	wait_for 10 ip -n "$NS_ROUTER" link show pxp0 || {
+		case_unavailable "$key" "pppoe-xp up returned but there is no pxp0"
+		return
+	}
+	topo_nat_out pxp0
+	mtu=$(ip -n "$NS_ROUTER" -o link show pxp0 | sed -n 's/.* mtu \([0-9]*\) .*/\1/p')
+	CASE_MTU[$key]=${mtu:-1492}
+	host_common "$key"
+}
+
+host_steps() {
+	local pxp
+	pxp=$(printf '%s\n' "${HOST_CASES[@]}" | grep -c '^pppoe-xp')
+	echo $((${#HOST_CASES[@]} + $(matrix_steps host ${#HOST_CASES[@]} "$pxp")))
+}
+
+host_seconds() {
+	echo $((${#HOST_CASES[@]} * (5 + 4 + BENCH_ROUNDS * $(bench_round_seconds host))))
+}
+
+host_run() {
+	local c key i=0
+	local -a keys
+	for c in "${HOST_CASES[@]}"; do
+		key=host/$c
+		keys+=("$key")
+		CASE_ENV[$key]=host
+		CASE_PREFIX[$key]=${PXP_NS_PREFIX}h$i-
+		CASE_STATUS[$key]=ok
+		i=$((i + 1))
+		host_ns "$key"
+		progress "$key: set up"
+		if [ "$c" = ceiling ]; then
+			host_setup_ceiling "$key"
+		else
+			host_setup_pppoe "$key"
+		fi
+	done
+	measure_matrix "${keys[@]}"
+}
