@@ -11,12 +11,8 @@
 #   guest_stop NAME                    power off, remove the tap (and the netns if
 #                                      guest_start created it); safe to call twice
 #   guest_console NAME [LINES]         tail of the guest's console log
-#   guest_bench DURATION [ARGS...]     boot a private guest, run pxp-bench-guest
-#                                      inside it, print its JSON lines, stop it
-#                                      (PXG_BENCH_SHARE: dir shared at /host)
 #
-# Guest-side commands (in the image's PATH): pxp-ac, pxp-pppd-client,
-# pxp-bench-guest; see tests/interop/guest/README.md.
+# Guest-side commands (in the image's PATH): pxp-ac, pxp-pppd-client; see tests/interop/guest/README.md.
 # Environment: PXG_RUN_DIR (/run/pxg), PXG_BOOT_TIMEOUT (120 s),
 # PXG_EXEC_TIMEOUT (60 s), PXG_CACHE_DIR (/var/cache/pppoe-xp), PXG_SMP,
 # PXG_MEM_MB.
@@ -144,17 +140,4 @@ guest_stop() {
 	fi
 	rm -rf "$state"
 	return 0
-}
-
-guest_bench() {
-	local duration=${1:?usage: guest_bench DURATION [ARGS...]}
-	shift
-	local name="pxgb$$" rc
-	guest_start "$name" "pxgb$$" "pxgbt$$" ${PXG_BENCH_SHARE:+"$PXG_BENCH_SHARE"} ||
-		return 1
-	guest_exec "$name" "pxp-bench-guest --duration $duration $*" \
-		$((duration * 40 + 300))
-	rc=$?
-	guest_stop "$name"
-	return $rc
 }

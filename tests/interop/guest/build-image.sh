@@ -2,7 +2,7 @@
 # Build (or reuse) the qemu guest image that runs Debian's own kernel PPPoE:
 # vmlinuz + a busybox/dash initramfs holding the Debian packages listed in
 # packages.txt, the kernel modules listed in modules.txt (plus dependencies),
-# the overlay in rootfs/ and the guest-side benchmark scripts of bench/guest/.
+# and the overlay in rootfs/.
 #
 # The result lives outside the repository, in
 #   ${PXG_CACHE_DIR:-/var/cache/pppoe-xp}/guest/<sha256 of the inputs>/
@@ -66,7 +66,7 @@ inputs_digest() {
 	(
 		cd "$repo"
 		find tests/interop/guest/build-image.sh tests/interop/guest/*.txt \
-			tests/interop/guest/rootfs bench/guest -type f |
+			tests/interop/guest/rootfs -type f |
 			LC_ALL=C sort | while read -r f; do
 			printf '%s %s\n' "$(sha256sum <"$f" | cut -d' ' -f1)" "$f"
 		done
@@ -192,10 +192,6 @@ kmod depmod -b "$root/usr" "$kver" || die "depmod on the image failed"
 
 # Our overlay: init scripts, control loop, role commands, ppp config.
 cp -a "$here/rootfs/." "$root/"
-install -m 0755 "$repo"/bench/guest/*.sh "$root/usr/local/bin/" 2>/dev/null || true
-for f in "$root"/usr/local/bin/*.sh; do
-	[ -e "$f" ] && mv "$f" "${f%.sh}"
-done
 mkdir -p "$root"/{proc,sys,dev,run,tmp,host,root,var/log,etc/netns}
 ln -sfn /run "$root/var/run"
 ln -sfn /run/lock "$root/var/lock"
