@@ -1,0 +1,382 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Our client against the real kernel PPPoE stack: rp-pppoe's pppoe-server handing each
+# session to pppd's rp-pppoe.so plugin (kernel pppoe.ko), in a qemu guest running Debian's
+# own kernel. The guest boots once; every case runs against it.
+#
+#   host netns pxi<pid>-host                 qemu guest (TCG, Debian kernel)
+#   pxi<pid>t (tap) ======= virtio ======== eth0  pppoe-server -> pppd (kernel mode)
+#   pppoe-xp up -> pxp0 10.77.0.2 ........ ppp0 10.77.0.1, DNS 10.77.0.53 10.77.0.54
+#
+# Cases: CHAP and PAP sessions (addresses and DNS as pppd assigned them, in status --json);
+# a wrong password; ping both ways and at full MTU; IPv6CP; nothing of ours that pppd
+# refuses; LCP echo answered both ways; the AC's Terminate/PADT (pxp-ac stop), ours
+# (pppoe-xp down) and a bare PADT, each noticed by the other side; iperf3 both directions
+# (plain IP on the same tap as the reference); the PADI -> IPCP open set-up time, median of
+# 5 runs, with where the time goes on the wire (setup_breakdown.awk).
+PXP_NS_PREFIX=pxi$$-
+. "$(dirname "$0")/../netns/lib.sh"
+. "$(dirname "$0")/lib.sh"
+
+B=$PXP_BIN
+NS=${PXP_NS_PREFIX}host
+GUEST=pxi$$g
+TAP=pxi$$t
+RUN=$PXP_TMP/run
+USER_NAME=alice
+PASSWORD=secret1
+AC_IP=10.77.0.1
+CLIENT_IP=10.77.0.2
+DNS1=10.77.0.53
+DNS2=10.77.0.54
+AC_NAME=pxi-kac
+AC_LOG=/run/pxp/ac/ac/pppd.log
+SETUP_RUNS=5
+export PXG_BOOT_TIMEOUT=${PXG_BOOT_TIMEOUT:-240}
+
+xp() { in_ns "$NS" env PPPOE_XP_RUN_DIR="$RUN" "$B" "$@"; }
+gx() { guest_exec "$GUEST" "$@"; }
+
+# json_get KEY...: a field of `status --json` (nested keys in order), or nothing.
+json_get() {
+	xp status "$TAP" --json 2>/dev/null | python3 -c '
+import json, sys
+v = json.load(sys.stdin)
+for k in sys.argv[1:]:
+    v = v[k]
+print(json.dumps(v) if isinstance(v, (list, dict)) else v)' "$@" 2>/dev/null
+}
+
+client_is_up() { [ "$(xp status "$TAP" 2>/dev/null | awk -F': ' '$1 == "state" { print $2 }')" = up ]; }
+ipv6cp_open() { [ "$(xp status "$TAP" 2>/dev/null | awk -F': ' '$1 == "ipv6cp" { print $2 }')" = Opened ]; }
+client_gone() { ! xp status "$TAP" >/dev/null 2>&1; }
+
+# The guest's view of its session(s): "session=SID peer=MAC pppd=alive iface=ppp0 local=..."
+ac_sessions() { gx 'pxp-ac status' 2>/dev/null | grep '^session='; }
+ac_link_up() { ac_sessions | grep -q "pppd=alive iface=ppp0 local=$AC_IP remote=$1 "; }
+ac_pppd_gone() { ! ac_sessions | grep -q 'pppd=alive'; }
+
+ac_start() { # AUTH
+	local out
+	out=$(gx "pxp-ac stop >/dev/null; pxp-ac start --iface eth0 --auth $1 \
+		--user $USER_NAME --password $PASSWORD --local $AC_IP --pool $CLIENT_IP \
+		--dns $DNS1 --dns2 $DNS2 --ac-name $AC_NAME --lcp-echo-interval 1 \
+		--lcp-echo-failure 3" 2>&1) || fail "pxp-ac start failed: $out"
+}
+
+# Ends what a case left running, gracefully first, on both sides.
+reset() {
+	xp down "$TAP" >/dev/null 2>&1
+	ip netns pids "$NS" 2>/dev/null | while read -r pid; do
+		[ "$pid" = "$(pxg_qemu_pid "$GUEST")" ] || kill -9 "$pid" 2>/dev/null
+	done
+	gx 'pxp-ac stop; killall iperf3; true' >/dev/null 2>&1
+	return 0
+}
+
+client_up() { # [extra pppoe-xp up options]
+	xp up "$TAP" --user "$USER_NAME" --password "$PASSWORD" --usepeerdns --keepalive "1 3" \
+		"$@" >"$PXP_TMP/up.out" 2>&1 ||
+		fail "up exited $?: $(tr '\n' '|' <"$PXP_TMP/up.out")"
+}
+
+# A session as pppd assigned it: addresses, DNS, name, MTU in status --json; the guest's
+# pppd authorised us with AUTH and shows the link with the same addresses.
+session_matches_pppd() { # AUTH LOG_PATTERN
+	local json bad
+	ac_start "$1" || return 1
+	client_up || return 1
+	json=$(xp status "$TAP" --json) || fail "status --json failed" || return 1
+	bad=$(python3 - "$json" "$CLIENT_IP" "$AC_IP" "$DNS1" "$DNS2" "$AC_NAME" 2>&1 <<-'EOF'
+		import json, sys
+		s = json.loads(sys.argv[1])
+		want = {"state": "up", "local_ip": sys.argv[2], "peer_ip": sys.argv[3],
+		        "dns": [sys.argv[4], sys.argv[5]], "ac_name": sys.argv[6], "mtu": 1492,
+		        "lcp": "Opened", "ipcp": "Opened"}
+		bad = {k: (s.get(k), v) for k, v in want.items() if s.get(k) != v}
+		if bad:
+		    sys.exit("status --json (got, want): %s" % bad)
+	EOF
+	) || fail "$bad" || return 1
+	grep -q "nameserver $DNS1" "$RUN/$TAP.resolv.conf" 2>/dev/null ||
+		fail "usepeerdns wrote no $DNS1 into $RUN/$TAP.resolv.conf" || return 1
+	wait_for 10 ac_link_up "$CLIENT_IP" ||
+		fail "the guest's pppd shows no link to $CLIENT_IP: $(ac_sessions)" || return 1
+	gx "grep -q '$2' $AC_LOG" ||
+		fail "pppd log lacks '$2': $(gx "tail -n 15 $AC_LOG" | tr '\n' '|')"
+}
+
+test_chap() {
+	reset
+	session_matches_pppd chap 'sent \[CHAP Success'
+}
+
+test_pap() {
+	reset
+	session_matches_pppd pap 'sent \[PAP AuthAck'
+}
+
+test_wrong_password() {
+	local rc
+	reset
+	ac_start chap || return 1
+	xp up "$TAP" --user "$USER_NAME" --password wrong >"$PXP_TMP/up.out" 2>&1
+	rc=$?
+	[ $rc -eq 19 ] || fail "exit $rc, want 19: $(tr '\n' '|' <"$PXP_TMP/up.out")" || return 1
+	gx "grep -q 'sent \[CHAP Failure' $AC_LOG" ||
+		fail "pppd did not send CHAP Failure: $(gx "tail -n 8 $AC_LOG" | tr '\n' '|')" || return 1
+	wait_for 5 client_gone || fail "the daemon stayed after the failure"
+}
+
+# Needs the data path: pxp0 carrying IP over the session, both ways.
+test_ping() {
+	local out
+	reset
+	ac_start chap || return 1
+	client_up || return 1
+	wait_for 10 ac_link_up "$CLIENT_IP" || fail "the guest's pppd link is not up" || return 1
+	out=$(in_ns "$NS" ping -c 3 -i 0.3 -W 3 "$AC_IP" 2>&1) ||
+		fail "host -> guest through the session: $(echo "$out" | tail -2 | tr '\n' '|')" ||
+		return 1
+	out=$(gx "ping -c 3 -W 3 $CLIENT_IP" 2>&1) ||
+		fail "guest -> host through the session: $(echo "$out" | tail -2 | tr '\n' '|')" ||
+		return 1
+	# 1464 + 28 = 1492 bytes of IP, the session MTU, with DF set: no fragment hides a loss.
+	out=$(in_ns "$NS" ping -c 3 -i 0.3 -W 3 -s 1464 -M "do" "$AC_IP" 2>&1) ||
+		fail "full-MTU (1492) ping host -> guest: $(echo "$out" | tail -2 | tr '\n' '|')"
+}
+
+test_ipv6() {
+	local peer local6 lines
+	reset
+	ac_start chap || return 1
+	client_up --ipv6 || return 1
+	wait_for 10 ipv6cp_open ||
+		fail "IPv6CP did not open against pppd: $(gx "grep IPV6CP $AC_LOG | tail -4" | tr '\n' '|')" ||
+		return 1
+	peer=$(json_get ipv6_peer)
+	local6=$(json_get ipv6_local)
+	lines=$(gx "grep 'LL address' $AC_LOG") || fail "pppd logged no link-local addresses" || return 1
+	python3 - "$local6" "$peer" "$lines" <<-'EOF' ||
+		import ipaddress, re, sys
+		ours, peer, log = sys.argv[1], sys.argv[2], sys.argv[3]
+		got = dict(re.findall(r"(local|remote) +LL address (\S+)", log))
+		a = lambda s: ipaddress.IPv6Address(s)
+		sys.exit(not (a(got["local"]) == a(peer) and a(got["remote"]) == a(ours)))
+	EOF
+		fail "pppd's link-local addresses differ from ours ($local6, peer $peer): $(echo "$lines" | tr '\n' '|')" ||
+		return 1
+	in_ns "$NS" ping -6 -c 2 -W 3 -i 0.3 "$peer%pxp0" >/dev/null ||
+		fail "cannot ping pppd's link-local $peer through the session"
+}
+
+# Everything pppd proposes (LCP with CHAP, IPCP with DNS, IPv6CP) we either accept or it
+# accepts from us: pppd's log shows nothing of ours that it had to reject, nak or not know.
+test_negotiation_clean() {
+	local odd
+	reset
+	ac_start chap || return 1
+	client_up --ipv6 || return 1
+	wait_for 10 ac_link_up "$CLIENT_IP" || fail "the guest's pppd link is not up" || return 1
+	odd=$(gx "grep -E 'rcvd \[[A-Z0-9]+ (ConfNak|ConfRej|ProtRej|CodeRej)|[Uu]nexpected|[Uu]nknown|[Ii]nvalid|bad ' $AC_LOG")
+	[ -z "$odd" ] || fail "pppd had to refuse something of ours: $(echo "$odd" | tr '\n' '|')"
+}
+
+# pppd (lcp-echo-interval 1, failure 3) and our client (--keepalive "1 3") both probe; a
+# capture in the guest counts each direction's requests and replies. pppd does not log echo
+# frames once the link runs, so the wire is where they are checked.
+test_lcp_echo() {
+	local guest_mac our_mac counts sent replies missed
+	reset
+	ac_start pap || return 1
+	client_up || return 1
+	guest_mac=$(json_get ac_mac)
+	our_mac=$(json_get local_mac)
+	counts=$(gx "timeout 6 tcpdump -Z root -i eth0 -nn -U -w /tmp/lcp.pcap \
+		'ether proto 0x8864 and ether[20:2] = 0xc021' >/dev/null 2>&1
+		for m in $guest_mac $our_mac; do for code in 9 10; do
+			printf '%s ' \$(tcpdump -Z root -r /tmp/lcp.pcap -nn \"ether src \$m and ether[22] = \$code\" 2>/dev/null | wc -l)
+		done; done" 30) || fail "capture in the guest failed: $counts" || return 1
+	# counts: pppd's requests, pppd's replies, our requests, our replies.
+	# shellcheck disable=SC2086 # four numbers
+	set -- $counts
+	[ "${1:-0}" -ge 3 ] || fail "pppd sent ${1:-0} echo requests in 6 s (counts: $counts)" || return 1
+	[ "${4:-0}" -ge $(($1 - 1)) ] ||
+		fail "we answered ${4:-0} of pppd's $1 echo requests (counts: $counts)" || return 1
+	[ "${3:-0}" -ge 3 ] || fail "we sent ${3:-0} echo requests in 6 s (counts: $counts)" || return 1
+	[ "${2:-0}" -ge $(($3 - 1)) ] ||
+		fail "pppd answered ${2:-0} of our $3 echo requests (counts: $counts)" || return 1
+	sent=$(json_get echo sent)
+	replies=$(json_get echo replies)
+	missed=$(json_get echo missed)
+	[ "${sent:-0}" -ge 5 ] && [ "${replies:-0}" -ge $((sent - 1)) ] && [ "${missed:-1}" -eq 0 ] ||
+		fail "status --json echo: sent $sent replies $replies missed $missed" || return 1
+	ac_link_up "$CLIENT_IP" || fail "pppd dropped the link during the echo test"
+}
+
+# pxp-ac stop: pppd sends LCP Terminate-Request, the plugin a PADT. Our client exits 16
+# (the AC hung up), removes pxp0 and detaches from the tap.
+test_ac_ends() {
+	local pid rc watchdog
+	reset
+	ac_start pap || return 1
+	xp up "$TAP" --user "$USER_NAME" --password "$PASSWORD" --foreground \
+		>"$PXP_TMP/fg.out" 2>&1 &
+	pid=$!
+	wait_for 30 client_is_up || fail "session did not come up: $(tr '\n' '|' <"$PXP_TMP/fg.out")" ||
+		return 1
+	wait_for 10 ac_link_up "$CLIENT_IP" || fail "the guest's pppd link is not up" || return 1
+	gx 'pxp-ac stop' >/dev/null || fail "pxp-ac stop failed" || return 1
+	(sleep 20; kill "$pid" 2>/dev/null) &
+	watchdog=$!
+	wait "$pid"
+	rc=$?
+	kill "$watchdog" 2>/dev/null
+	[ $rc -eq 16 ] ||
+		fail "client exited $rc after the AC's Terminate/PADT, want 16: $(tail -3 "$PXP_TMP/fg.out" | tr '\n' '|')" ||
+		return 1
+	in_ns "$NS" ip link show pxp0 >/dev/null 2>&1 && fail "pxp0 left behind" && return 1
+	ip -n "$NS" link show dev "$TAP" | grep -q xdp && fail "XDP program left on $TAP" && return 1
+	gx "grep -q 'sent \[LCP TermReq' $AC_LOG" ||
+		fail "pppd log shows no Terminate-Request: $(gx "tail -n 6 $AC_LOG" | tr '\n' '|')"
+}
+
+# pppoe-xp down: our LCP Terminate-Request and PADT; pppd ends its session.
+test_client_ends() {
+	reset
+	ac_start pap || return 1
+	client_up || return 1
+	wait_for 10 ac_link_up "$CLIENT_IP" || fail "the guest's pppd link is not up" || return 1
+	xp down "$TAP" || fail "down exited $?" || return 1
+	client_gone || fail "daemon still answers after down" || return 1
+	wait_for 15 ac_pppd_gone || fail "pppd still runs after our down: $(ac_sessions)" || return 1
+	gx "grep -q 'rcvd \[LCP TermReq' $AC_LOG" ||
+		fail "pppd log shows no Terminate-Request from us: $(gx "tail -n 6 $AC_LOG" | tr '\n' '|')"
+}
+
+# A bare PADT (no LCP Terminate first, as after a crash) must end pppd's session too: the
+# kernel's pppoe.ko receives it and pppd hangs up.
+test_client_padt_only() {
+	local sid ac_mac our_mac
+	reset
+	ac_start pap || return 1
+	client_up || return 1
+	wait_for 10 ac_link_up "$CLIENT_IP" || fail "the guest's pppd link is not up" || return 1
+	sid=$(json_get session_id)
+	ac_mac=$(json_get ac_mac)
+	our_mac=$(json_get local_mac)
+	kill -9 "$(json_get pid)"
+	in_ns "$NS" python3 - "$TAP" "$sid" "$ac_mac" "$our_mac" <<-'EOF' || fail "could not send a PADT" || return 1
+		import socket, struct, sys
+		ifname, sid = sys.argv[1], int(sys.argv[2])
+		dst, src = (bytes.fromhex(m.replace(":", "")) for m in sys.argv[3:5])
+		s = socket.socket(socket.AF_PACKET, socket.SOCK_RAW)
+		s.bind((ifname, 0))
+		s.send(dst + src + struct.pack("!HBBHH", 0x8863, 0x11, 0xA7, sid, 0))
+	EOF
+	wait_for 15 ac_pppd_gone || fail "pppd still runs after a bare PADT: $(ac_sessions)"
+}
+
+# iperf_mbps IPERF3_ARGS...: receiver-side Mbit/s and sender retransmits of one iperf3 run.
+iperf_mbps() {
+	in_ns "$NS" iperf3 -t 3 -J "$@" 2>&1 | python3 -c '
+import json, sys
+e = json.load(sys.stdin)["end"]
+print("%.1f/%d" % (e["sum_received"]["bits_per_second"] / 1e6, e["sum_sent"].get("retransmits", 0)))' 2>&1
+}
+
+# iperf3 through the session, both directions, against the guest's iperf3 -s; first over plain
+# IP on the same tap (no PPPoE, the ceiling). Under TCG only the ratio means anything.
+test_iperf() {
+	local plain_up plain_down up down
+	reset
+	gx 'iperf3 -s -D; ip link set eth0 up; ip addr add 192.0.2.1/24 dev eth0' >/dev/null ||
+		fail "iperf3 -s did not start in the guest" || return 1
+	ip -n "$NS" addr add 192.0.2.2/24 dev "$TAP"
+	sleep 1
+	plain_up=$(iperf_mbps -c 192.0.2.1) || fail "plain iperf3 host -> guest: $plain_up" || return 1
+	plain_down=$(iperf_mbps -c 192.0.2.1 -R) || fail "plain iperf3 guest -> host: $plain_down" || return 1
+	ip -n "$NS" addr del 192.0.2.2/24 dev "$TAP"
+	gx 'ip addr del 192.0.2.1/24 dev eth0' >/dev/null
+	ac_start chap || return 1
+	client_up || return 1
+	wait_for 10 ac_link_up "$CLIENT_IP" || fail "the guest's pppd link is not up" || return 1
+	up=$(iperf_mbps -c "$AC_IP") || fail "iperf3 host -> guest failed: $up" || return 1
+	down=$(iperf_mbps -c "$AC_IP" -R) || fail "iperf3 guest -> host failed: $down" || return 1
+	echo "# iperf3 3 s, Mbit/s/retransmits (TCG guest): plain IP host->guest $plain_up, guest->host $plain_down;"
+	echo "#   pppoe-xp <-> kernel PPPoE host->guest $up, guest->host $down"
+	python3 -c "import sys; sys.exit(not (float('${up%/*}') > 0 and float('${down%/*}') > 0))" ||
+		fail "no throughput through the session: up $up, down $down"
+}
+
+# One capture of discovery and negotiation on the tap: when each step happened.
+print_setup_breakdown() { # PCAP OUR_MAC
+	tcpdump -r "$1" -nn -tt -e 2>/dev/null | awk -v us="$2" -f "$(dirname "$0")/setup_breakdown.awk"
+}
+
+test_setup_time() {
+	local i ms all=() median cap dump our_mac
+	reset
+	ac_start pap || return 1
+	cap=$PXP_TMP/setup.pcap
+	our_mac=$(ip -n "$NS" -br link show dev "$TAP" | awk '{ print $3 }')
+	for i in $(seq $SETUP_RUNS); do
+		if [ "$i" = 1 ]; then
+			ip netns exec "$NS" tcpdump -i "$TAP" -nn --immediate-mode -U -w "$cap" \
+				'ether proto 0x8863 or ether proto 0x8864' >/dev/null 2>&1 &
+			dump=$!
+			sleep 1
+		fi
+		client_up || return 1
+		if [ "$i" = 1 ]; then
+			sleep 0.5
+			kill "$dump" 2>/dev/null
+			wait "$dump" 2>/dev/null
+		fi
+		ms=$(json_get setup_ms)
+		all+=("$ms")
+		xp down "$TAP" || fail "down failed" || return 1
+		wait_for 15 ac_pppd_gone || fail "pppd of run $i did not end" || return 1
+	done
+	median=$(printf '%s\n' "${all[@]}" | sort -n | sed -n "$(((SETUP_RUNS + 1) / 2))p")
+	echo "# setup PADI->IPCP open against the guest's pppd (PAP): median ${median} ms of ${all[*]}"
+	echo "# first run on the wire (host tap, times from the PADI):"
+	print_setup_breakdown "$cap" "$our_mac"
+}
+
+missing=$(require_cmds qemu-system-x86_64 python3 tcpdump iperf3 ip) || {
+	skip_test interop/client_vs_pppd "missing commands:$missing (Debian packages qemu-system-x86, python3, tcpdump, iperf3)"
+	exit 0
+}
+[ -x "$B" ] || {
+	echo "FAIL interop/client_vs_pppd/build: $B is missing (run make)"
+	exit 1
+}
+mkdir -p "$RUN"
+ip netns add "$NS" && ip -n "$NS" link set lo up || {
+	echo "FAIL interop/client_vs_pppd/topology: cannot create namespace $NS"
+	exit 1
+}
+on_cleanup "guest_stop $GUEST"
+boot_start=$(date +%s)
+guest_start "$GUEST" "$NS" "$TAP" >"$PXP_TMP/boot.out" 2>&1 || {
+	echo "FAIL interop/client_vs_pppd/boot: the guest did not boot: $(tail -5 "$PXP_TMP/boot.out" | tr '\n' '|')"
+	exit 1
+}
+echo "# guest booted in $(($(date +%s) - boot_start)) s"
+on_cleanup reset
+
+run_test interop/client_vs_pppd/chap test_chap
+run_test interop/client_vs_pppd/pap test_pap
+run_test interop/client_vs_pppd/wrong_password test_wrong_password
+run_test interop/client_vs_pppd/ping test_ping
+run_test interop/client_vs_pppd/ipv6 test_ipv6
+run_test interop/client_vs_pppd/negotiation_clean test_negotiation_clean
+run_test interop/client_vs_pppd/lcp_echo test_lcp_echo
+run_test interop/client_vs_pppd/ac_ends test_ac_ends
+run_test interop/client_vs_pppd/client_ends test_client_ends
+run_test interop/client_vs_pppd/client_padt_only test_client_padt_only
+run_test interop/client_vs_pppd/iperf test_iperf
+run_test interop/client_vs_pppd/setup_time test_setup_time
+tests_done
