@@ -1077,6 +1077,13 @@ static int setup(struct client *c)
 	}
 	pxp_info("data path attached to %s in %s mode", c->o->iface,
 		 pxp_dp_mode_name(pxp_dp_mode(c->dp)));
+	err = c->o->vlan_pcp ? pxp_dp_set_vlan_pcp(c->dp, c->o->vlan_pcp) : 0;
+	if (!err && c->o->nr_cpus)
+		err = pxp_dp_set_cpu_spread(c->dp, c->o->nr_cpus);
+	if (err) {
+		pxp_err("data path on %s: %s", c->o->iface, strerror(-err));
+		return err == -EINVAL ? PXP_EXIT_OPTION : PXP_EXIT_DATAPATH;
+	}
 	err = start_attempt(c, ev_now_ms());
 	if (err) {
 		pxp_err("starting discovery: %s", strerror(-err));

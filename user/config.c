@@ -11,6 +11,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "pxp_maps.h"
+
 #define MAX_VLAN_ID 4094
 
 const char *pxp_run_dir(void)
@@ -226,6 +228,26 @@ static int parse_mode(const char *s, enum pxp_dp_mode *mode)
 	return bad("--mode", s, "must be auto, xdp, afxdp or generic");
 }
 
+static int parse_cpus(const char *s, unsigned int *nr_cpus)
+{
+	if (config_parse_uint(s, 1, PXP_MAX_CPUS, nr_cpus)) {
+		pxp_err("--cpus '%s': must be a number of CPUs from 1 to %d", s, PXP_MAX_CPUS);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/* The AF_XDP engine spreads by its own per-queue workers; the cpumap serves xdp and generic. */
+static int check_cpus_mode(unsigned int nr_cpus, enum pxp_dp_mode mode)
+{
+	if (nr_cpus && mode == PXP_DP_AFXDP) {
+		pxp_err("--cpus %u: for modes xdp and generic (afxdp has its per-queue workers)",
+			nr_cpus);
+		return -EINVAL;
+	}
+	return 0;
+}
+
 enum {
 	OPT_PASSWORD_FILE = 256,
 	OPT_AC_MAC,
@@ -253,6 +275,7 @@ enum {
 	OPT_KEEPALIVE_ADAPTIVE,
 	OPT_WATCH,
 	OPT_INTERVAL,
+	OPT_CPUS,
 };
 
 int config_parse_up(int argc, char **argv, struct up_options *o)
@@ -282,6 +305,7 @@ int config_parse_up(int argc, char **argv, struct up_options *o)
 		{ "vlan-pcp", required_argument, NULL, OPT_VLAN_PCP },
 		{ "foreground", no_argument, NULL, 'f' },
 		{ "mode", required_argument, NULL, OPT_MODE },
+		{ "cpus", required_argument, NULL, OPT_CPUS },
 		{ "debug", no_argument, NULL, OPT_DEBUG },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -414,6 +438,11 @@ int config_parse_up(int argc, char **argv, struct up_options *o)
 			if (err)
 				return err;
 			break;
+		case OPT_CPUS:
+			err = parse_cpus(optarg, &o->nr_cpus);
+			if (err)
+				return err;
+			break;
 		case OPT_DEBUG:
 			o->log_level = PXP_LOG_DEBUG;
 			break;
@@ -426,6 +455,9 @@ int config_parse_up(int argc, char **argv, struct up_options *o)
 		return err;
 	if (have_pcp && !o->vlan_id)
 		return bad("--vlan-pcp", "", "needs --vlan");
+	err = check_cpus_mode(o->nr_cpus, o->mode);
+	if (err)
+		return err;
 	if (!strcmp(o->ifname, o->iface))
 		return bad("--ifname", o->ifname, "must differ from the WAN interface");
 	if (o->user[0] && !have_password)
@@ -505,6 +537,7 @@ int config_parse_server(int argc, char **argv, struct server_options *o)
 		{ "ipv6", no_argument, NULL, OPT_IPV6 },
 		{ "vlan", required_argument, NULL, 'v' },
 		{ "mode", required_argument, NULL, OPT_MODE },
+		{ "cpus", required_argument, NULL, OPT_CPUS },
 		{ "foreground", no_argument, NULL, 'f' },
 		{ "debug", no_argument, NULL, OPT_DEBUG },
 		{ NULL, 0, NULL, 0 },
@@ -588,6 +621,11 @@ int config_parse_server(int argc, char **argv, struct server_options *o)
 		case 'f':
 			o->foreground = true;
 			break;
+		case OPT_CPUS:
+			err = parse_cpus(optarg, &o->nr_cpus);
+			if (err)
+				return err;
+			break;
 		case OPT_DEBUG:
 			o->log_level = PXP_LOG_DEBUG;
 			break;
@@ -596,6 +634,9 @@ int config_parse_server(int argc, char **argv, struct server_options *o)
 		}
 	}
 	err = take_iface(argc, argv, o->iface, false);
+	if (err)
+		return err;
+	err = check_cpus_mode(o->nr_cpus, o->mode);
 	if (err)
 		return err;
 	if (!o->local_ip) {

@@ -62,6 +62,7 @@ struct up_options {
 	uint8_t vlan_pcp;
 	bool foreground;
 	enum pxp_dp_mode mode;
+	unsigned int nr_cpus; /* spread decapsulation over CPUs 0..nr_cpus-1; 0 = off */
 	enum pxp_log_level log_level;
 };
 
@@ -84,6 +85,7 @@ struct server_options {
 	bool ipv6;
 	bool foreground;
 	enum pxp_dp_mode mode;
+	unsigned int nr_cpus; /* as for up */
 	enum pxp_log_level log_level;
 };
 

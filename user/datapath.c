@@ -534,11 +534,14 @@ int pxp_dp_get_stats(struct pxp_dp *dp, struct pxp_dp_stats *st)
 		err = engine_get_stats(dp->engine, &eng);
 		if (err)
 			return err;
-		/* The engine moves the data: its rx/tx/decap/encap replace the programs' (which
-		 * count every WAN frame and every frame to a socket); the drops add up. */
+		/*
+		 * rx and tx stay the programs' in every mode: the frames the WAN port received
+		 * and those the stack sent through the session netdev. The engine's own rx/tx
+		 * count both of its sockets, so they would count each WAN frame a second time
+		 * and add the session netdev's frames to rx. decap/encap are the engine's (the
+		 * programs only steer into sockets); the drops add up.
+		 */
 		for (unsigned int q = 0; q < eng.nr_queues && q < PXP_DP_MAX_QUEUES; q++) {
-			st->queue[q].rx = eng.queue[q].rx;
-			st->queue[q].tx = eng.queue[q].tx;
 			st->queue[q].decap = eng.queue[q].decap;
 			st->queue[q].encap = eng.queue[q].encap;
 			st->queue[q].drop_malformed += eng.queue[q].drop_malformed;

@@ -33,9 +33,9 @@ struct pxp_dp_session {
 };
 
 /*
- * Per RX queue. Modes xdp/generic: rx = frames the WAN program saw (control frames too),
+ * Per RX queue, in every mode: rx = frames the WAN program saw (control frames too),
  * tx = frames the stack sent out of the session netdevs, decap/encap = frames moved each
- * way. Mode afxdp: rx/tx/decap/encap are the engine's; drops are the programs' plus the
+ * way (by the engine in mode afxdp). Drops are the programs' plus, in mode afxdp, the
  * engine's. drop_malformed: truncated headers, lying lengths, non-IP on pxp0.
  */
 struct pxp_dp_queue_stats {

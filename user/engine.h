@@ -56,7 +56,7 @@ struct engine_config {
 	 * veth has none, so this is copy mode in practice until pxp0 stops being a veth.
 	 */
 	bool zerocopy;
-	/* Frames of UMEM per queue (power of two, 0 = default 4096); 2048 bytes each. */
+	/* Frames of UMEM per queue (power of two, 0 = default 8192); 2048 bytes each. */
 	uint32_t frames_per_queue;
 	/*
 	 * The one session forwarded (its map record, see include/pxp_maps.h): session id, MACs,

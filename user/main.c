@@ -336,7 +336,7 @@ static const struct command commands[] = {
 	  "      [--maxfail N] [--holdoff S]\n"
 	  "      [--ipv6] [--defaultroute] [--usepeerdns] [--resolv-file F]\n"
 	  "      [--vlan ID [--vlan-pcp N]] [--foreground] [--mode auto|xdp|afxdp|generic]\n"
-	  "      [--debug]",
+	  "      [--cpus N] [--debug]",
 	  "start a PPPoE session on IFACE; returns once IPCP is open", cmd_up },
 	{ "down", "IFACE", "end the session on IFACE (LCP Terminate, then PADT)", cmd_down },
 	{ "status", "[IFACE] [--json]", "show the session(s): state, addresses, counters",
@@ -349,7 +349,7 @@ static const struct command commands[] = {
 	  "IFACE --local IP --pool CIDR [--ac-name NAME] [--service NAME]\n"
 	  "      [--auth pap|chap|mschapv2|none] [--secrets FILE] [--max-sessions N]\n"
 	  "      [--dns IP]... [--keepalive \"INTERVAL FAILURES\"] [--ipv6] [--vlan ID]\n"
-	  "      [--mode auto|xdp|afxdp|generic] [--foreground] [--debug]",
+	  "      [--mode auto|xdp|afxdp|generic] [--cpus N] [--foreground] [--debug]",
 	  "run a PPPoE access concentrator on IFACE", cmd_server },
 	{ "help", "", "show this help", cmd_help },
 };

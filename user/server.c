@@ -859,6 +859,13 @@ static int setup(struct server *srv)
 			strerror(-err));
 		return PXP_EXIT_DATAPATH;
 	}
+	if (o->nr_cpus) {
+		err = pxp_dp_set_cpu_spread(srv->dp, o->nr_cpus);
+		if (err) {
+			pxp_err("data path on %s: %s", o->iface, strerror(-err));
+			return err == -EINVAL ? PXP_EXIT_OPTION : PXP_EXIT_DATAPATH;
+		}
+	}
 	srv->disc_handler.ready = disc_ready;
 	srv->sess_handler.ready = sess_ready;
 	err = ev_loop_add(&srv->loop, srv->disc_sock.fd, EPOLLIN, &srv->disc_handler);

@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include <linux/ethtool.h>
+#include <linux/if_link.h>
 #include <linux/sockios.h>
 #include <net/if.h>
 #include <netlink/netlink.h>
@@ -81,20 +82,36 @@ static int ethtool_set(const char *ifname, __u32 cmd, __u32 value)
 	return err;
 }
 
-/* The hidden peer must stay silent: no IPv6 link-local address, no DAD, no RS. */
-static int disable_ipv6(const char *ifname)
+/* net.ipv6.conf.IFNAME.KEY = value (one digit); a kernel without IPv6 has nothing to set. */
+static int ipv6_conf_set(const char *ifname, const char *key, char value)
 {
 	char path[96];
 	int fd, err = 0;
 
-	snprintf(path, sizeof(path), "/proc/sys/net/ipv6/conf/%s/disable_ipv6", ifname);
+	snprintf(path, sizeof(path), "/proc/sys/net/ipv6/conf/%s/%s", ifname, key);
 	fd = open(path, O_WRONLY | O_CLOEXEC);
 	if (fd < 0)
-		return errno == ENOENT ? 0 : -errno; /* no IPv6 in this kernel */
-	if (write(fd, "1", 1) != 1)
+		return errno == ENOENT ? 0 : -errno;
+	if (write(fd, &value, 1) != 1)
 		err = -errno;
 	close(fd);
 	return err;
+}
+
+/* The hidden peer must stay silent: no IPv6 link-local address, no DAD, no RS. */
+static int disable_ipv6(const char *ifname)
+{
+	return ipv6_conf_set(ifname, "disable_ipv6", '1');
+}
+
+/*
+ * Like ppp0, the session netdev has only the link-local address IPv6CP negotiated: the
+ * kernel's fe80::<MAC> would be a second source address the peer never agreed to. Set
+ * while the netdev is down, before the kernel would generate one.
+ */
+static int no_kernel_link_local(const char *ifname)
+{
+	return ipv6_conf_set(ifname, "addr_gen_mode", '0' + IN6_ADDR_GEN_MODE_NONE);
 }
 
 static int link_info(struct nl_sock *sk, const char *name, int *ifindex, uint8_t mac[6])
@@ -154,6 +171,7 @@ int pxp_netdev_create(const char *name, uint16_t mtu, unsigned int nr_queues,
 	err = link_info(sk, out->name, &out->ifindex, out->mac);
 	err = err ?: link_info(sk, out->peer_name, &out->peer_ifindex, out->peer_mac);
 	err = err ?: disable_ipv6(out->peer_name);
+	err = err ?: no_kernel_link_local(out->name);
 	err = err ?: ethtool_set(out->name, ETHTOOL_SGRO, 1);
 	err = err ?: ethtool_set(out->name, ETHTOOL_STXCSUM, 0);
 	if (err)

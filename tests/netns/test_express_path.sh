@@ -17,6 +17,10 @@
 # the session MTU for oversize DF pings from lan. Then: kill -9 of the client leaves the
 # WAN port passing discovery and the next `up` works at once; two sessions on two WAN
 # ports carry traffic at the same time, each counted apart, and ending one leaves the other.
+# Per mode also: the session netdevs carry only the IPv6CP link-local address; a one-way
+# upload raises encap/decap but neither rx nor tx (rx = WAN frames, tx = stack frames, also
+# in afxdp mode). --cpus 2 (cpumap spreading) carries TCP both ways and is refused with
+# afxdp; --vlan-pcp tags the data path's frames, not only the daemon's.
 # EXPRESS_MODES="afxdp" limits the per-mode cases to the modes named.
 PXP_NS_PREFIX=pxw$$-
 . "$(dirname "$0")/lib.sh"
@@ -30,6 +34,9 @@ SECRETS=$PXP_TMP/secrets
 MTU=1492
 IPERF_SECS=2
 MODE=
+# Extra options for session_up's server and client (word-split on purpose).
+SERVER_ARGS=
+CLIENT_ARGS=
 
 client() { in_ns "$NS_ROUTER" env PPPOE_XP_RUN_DIR="$RUN_C" "$B" "$@"; }
 server() { in_ns "$NS_ISP" env PPPOE_XP_RUN_DIR="$RUN_S" "$B" "$@"; }
@@ -66,12 +73,12 @@ session_up() {
 	local pxs
 	reset
 	server server isp0 --local 100.64.1.1 --pool 100.64.1.0/24 --auth pap \
-		--secrets "$SECRETS" --ac-name pxw-ac --ipv6 --mode "$MODE" \
+		--secrets "$SECRETS" --ac-name pxw-ac --ipv6 --mode "$MODE" $SERVER_ARGS \
 		>"$PXP_TMP/server.out" 2>&1 ||
 		fail "server --mode $MODE did not start: $(cat "$PXP_TMP/server.out")" || return 1
 	client up wan0 --user alice --password secret1 --ipv6 --defaultroute --mode "$MODE" \
-		>"$PXP_TMP/client.out" 2>&1 ||
-		fail "up --mode $MODE failed: $(cat "$PXP_TMP/client.out")" || return 1
+		$CLIENT_ARGS >"$PXP_TMP/client.out" 2>&1 ||
+		fail "up --mode $MODE $CLIENT_ARGS failed: $(cat "$PXP_TMP/client.out")" || return 1
 	pxs=$(session_netdev_in "$NS_ISP")
 	[ -n "$pxs" ] || fail "no session netdev on the server" || return 1
 	tx_csum_off "$NS_ROUTER" pxp0
@@ -141,6 +148,7 @@ test_tcp() {
 	before=$(drops_now) || fail "cannot read the drop counters (pppoe-xp stats)" || return 1
 	iperf_check "tcp lan->net" || return 1
 	iperf_check "tcp net->lan" -R || return 1
+	echo "# $MODE drops after tcp: client $(named_drops client), server $(named_drops server)"
 	check_no_new_drops "$before"
 }
 
@@ -174,6 +182,49 @@ test_udp() {
 	check_no_new_drops "$before"
 }
 
+# rx counts the frames the WAN port received and tx those the session netdev sent, in every
+# mode: a one-way upload moves the client's encap and the server's decap, not the client's
+# rx nor the server's tx (the AF_XDP engine's own rx/tx count both of its sockets).
+test_counters() {
+	local rx0 enc0 tx0 dec0 got d_rx d_enc d_tx d_dec
+	rx0=$(total_of client rx)
+	enc0=$(total_of client encap)
+	tx0=$(total_of server tx)
+	dec0=$(total_of server decap)
+	got=$(udp_to "$NS_NET" 198.51.100.2 5404)
+	[ "${got:-0}" -gt 1000 ] || fail "udp upload delivered '$got' datagrams" || return 1
+	d_rx=$(($(total_of client rx) - rx0))
+	d_enc=$(($(total_of client encap) - enc0))
+	d_tx=$(($(total_of server tx) - tx0))
+	d_dec=$(($(total_of server decap) - dec0))
+	echo "# $MODE upload of $got datagrams: client rx +$d_rx encap +$d_enc, server decap +$d_dec tx +$d_tx"
+	[ $d_enc -ge "$got" ] && [ $d_dec -ge "$got" ] ||
+		fail "encap +$d_enc / decap +$d_dec for $got datagrams" || return 1
+	[ $d_rx -lt $((got / 2)) ] && [ $d_tx -lt $((got / 2)) ] ||
+		fail "one-way upload of $got raised the client's rx by $d_rx, the server's tx by $d_tx"
+}
+
+# The session netdevs carry only the IPv6CP link-local address, as ppp0 does: no
+# kernel-made fe80::<MAC> besides it.
+link_local_of() { # ns ifname
+	ip -n "$1" -6 -o addr show dev "$2" scope link | awk '{print $4}'
+}
+
+ipv6cp_local() { client status wan0 | awk -F': ' '$1 ~ /^ *ipv6_local$/ {print $2; exit}'; }
+has_ipv6cp_local() { [[ $(ipv6cp_local) == fe80:* ]]; }
+
+test_one_link_local() {
+	local want got pxs
+	wait_for 5 has_ipv6cp_local || fail "IPv6CP gave no local address" || return 1
+	want=$(ipv6cp_local)
+	got=$(link_local_of "$NS_ROUTER" pxp0 | tr '\n' ' ')
+	[ "$got" = "$want/64 " ] || [ "$got" = "$want/128 " ] ||
+		fail "pxp0 has link-local '$got', IPv6CP negotiated $want" || return 1
+	pxs=$(session_netdev_in "$NS_ISP")
+	got=$(link_local_of "$NS_ISP" "$pxs")
+	[ "$(echo "$got" | wc -w)" = 1 ] || fail "$pxs has link-local addresses: $got"
+}
+
 # Both hosts offer MSS 1460 (MTU 1500): the SYN as net receives it and the SYN-ACK as lan
 # receives it must say MTU - 40. Seen at the hosts, not on isp0: frames an XDP program
 # redirects into or out of a veth bypass the packet taps of both WAN veths, so tcpdump on
@@ -197,6 +248,43 @@ test_mss_clamp() {
 	wait $t1 $t2
 	grep -q "mss $((MTU - 40))" "$syn" || fail "SYN at net: $(cat "$syn")" || return 1
 	grep -q "mss $((MTU - 40))" "$synack" || fail "SYN-ACK at lan: $(cat "$synack")"
+}
+
+# Both ends spread decapsulation over two CPUs through the cpumap: a missing cpumap entry
+# would drop every frame. afxdp has its own workers, so the option is refused there.
+test_cpu_spread() {
+	local rc
+	client up wan0 --cpus 2 --mode afxdp >"$PXP_TMP/cpus.out" 2>&1
+	rc=$?
+	[ $rc = 2 ] && grep -q -- '--cpus' "$PXP_TMP/cpus.out" ||
+		fail "up --cpus 2 --mode afxdp exited $rc: $(cat "$PXP_TMP/cpus.out")" || return 1
+	local MODE=xdp SERVER_ARGS="--cpus 2" CLIENT_ARGS="--cpus 2"
+	session_up || return 1
+	test_tcp
+}
+
+# The data path's frames carry --vlan-pcp. They bypass the WAN veths' packet taps while both
+# ends run XDP, so the AC is killed and its program removed: isp0 (GRO on, or a redirect into
+# wan0 is dropped) then hands the router's encapsulated pings to its stack, past tcpdump.
+test_vlan_pcp_data() {
+	local MODE=xdp SERVER_ARGS="--vlan 7" CLIENT_ARGS="--vlan 7 --vlan-pcp 5" pid dump pinger
+	session_up || return 1
+	pid=$(server status isp0 | awk -F': ' '$1 == "pid" {print $2}')
+	[ -n "$pid" ] || fail "no server daemon to kill" || return 1
+	kill -9 "$pid"
+	ip -n "$NS_ISP" link set dev isp0 xdp off
+	ip netns exec "$NS_ISP" ethtool -K isp0 gro on >/dev/null
+	in_ns "$NS_ISP" timeout 10 tcpdump -nei isp0 -c 1 'vlan 7 and pppoes and icmp' \
+		>"$PXP_TMP/pcp.txt" 2>"$PXP_TMP/pcp.err" &
+	dump=$!
+	wait_for 5 grep -q 'listening on' "$PXP_TMP/pcp.err"
+	in_ns "$NS_ROUTER" ping -c 30 -i 0.3 -W 1 100.64.1.1 >/dev/null &
+	pinger=$!
+	wait $dump
+	kill $pinger 2>/dev/null
+	wait $pinger
+	grep -q 'vlan 7, p 5' "$PXP_TMP/pcp.txt" ||
+		fail "no data frame with priority 5 on isp0: $(cat "$PXP_TMP/pcp.txt") (isp0: $(ip -n "$NS_ISP" link show isp0 | grep -o 'prog/xdp[a-z]*') $(ip netns exec "$NS_ISP" ethtool -k isp0 | grep generic-receive))"
 }
 
 # The router answers a 1500-byte DF packet bound for pxp0 itself (the second ping of a
@@ -335,17 +423,25 @@ mode_session_up() {
 for MODE in ${EXPRESS_MODES:-xdp generic afxdp}; do
 	run_test "express/$MODE/session_up" mode_session_up
 	if [ $SESSION_OK = 0 ]; then
-		for c in tcp_both_ways udp_both_ways mss_clamp frag_needed packet_too_big; do
+		for c in one_link_local tcp_both_ways udp_both_ways counters mss_clamp frag_needed packet_too_big; do
 			echo "FAIL express/$MODE/$c: no session in $MODE mode"
 		done
 		continue
 	fi
+	run_test "express/$MODE/one_link_local" test_one_link_local
 	run_test "express/$MODE/tcp_both_ways" test_tcp
 	run_test "express/$MODE/udp_both_ways" test_udp
+	run_test "express/$MODE/counters" test_counters
 	run_test "express/$MODE/mss_clamp" test_mss_clamp
 	run_test "express/$MODE/frag_needed" test_frag_needed
 	run_test "express/$MODE/packet_too_big" test_packet_too_big
 done
+if [ "$(nproc)" -ge 2 ]; then
+	run_test express/cpu_spread test_cpu_spread
+else
+	skip_test express/cpu_spread "one CPU"
+fi
+run_test express/vlan_pcp_data test_vlan_pcp_data
 MODE=xdp
 run_test express/kill9_setup mode_session_up
 if [ $SESSION_OK = 1 ]; then

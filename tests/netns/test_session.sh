@@ -300,8 +300,8 @@ test_vlan() {
 	local dump
 	reset
 	start_server pap --vlan 7 || return 1
-	# Discovery frames: sent by the daemon, so they carry --vlan-pcp (the data path's
-	# frames carry priority 0).
+	# Discovery frames, sent by the daemon's raw socket (the data path's frames are checked
+	# in test_express_path.sh's vlan_pcp_data).
 	in_ns "$NS_ISP" timeout 8 tcpdump -nei isp0 -c 1 'vlan 7 and ether proto 0x8863' \
 		>"$PXP_TMP/vlan.txt" 2>/dev/null &
 	dump=$!

@@ -102,6 +102,9 @@ TEST(up_rejections)
 	char *same[] = { "up", "pxp0", NULL };
 	char *unknown[] = { "up", "eth0", "--bogus", NULL };
 	char *long_ifname[] = { "up", "eth0", "--ifname", "abcdefghijklmnopq", NULL };
+	char *cpus_zero[] = { "up", "eth0", "--cpus", "0", NULL };
+	char *cpus_many[] = { "up", "eth0", "--cpus", "65", NULL };
+	char *cpus_afxdp[] = { "up", "eth0", "--cpus", "2", "--mode", "afxdp", NULL };
 
 	CHECK_EQ(parse_up(no_iface, ARGC(no_iface)), -EINVAL);
 	CHECK_EQ(parse_up(two_ifaces, ARGC(two_ifaces)), -EINVAL);
@@ -116,6 +119,9 @@ TEST(up_rejections)
 	CHECK_EQ(parse_up(same, ARGC(same)), -EINVAL);
 	CHECK_EQ(parse_up(unknown, ARGC(unknown)), -EINVAL);
 	CHECK_EQ(parse_up(long_ifname, ARGC(long_ifname)), -EINVAL);
+	CHECK_EQ(parse_up(cpus_zero, ARGC(cpus_zero)), -EINVAL);
+	CHECK_EQ(parse_up(cpus_many, ARGC(cpus_many)), -EINVAL);
+	CHECK_EQ(parse_up(cpus_afxdp, ARGC(cpus_afxdp)), -EINVAL);
 }
 
 TEST(server_pool_skips_local_and_ends)
