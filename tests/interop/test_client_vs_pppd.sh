@@ -68,8 +68,11 @@ ac_start() { # AUTH
 # Ends what a case left running, gracefully first, on both sides.
 reset() {
 	xp down "$TAP" >/dev/null 2>&1
+	# Only our own programs: the guest's qemu lives in this namespace too.
 	ip netns pids "$NS" 2>/dev/null | while read -r pid; do
-		[ "$pid" = "$(pxg_qemu_pid "$GUEST")" ] || kill -9 "$pid" 2>/dev/null
+		case $(cat "/proc/$pid/comm" 2>/dev/null) in
+		pppoe-xp | iperf3 | tcpdump | python3) kill -9 "$pid" 2>/dev/null ;;
+		esac
 	done
 	gx 'pxp-ac stop; killall iperf3; true' >/dev/null 2>&1
 	return 0

@@ -68,8 +68,11 @@ pppd_start() {
 reset() {
 	gx 'pxp-pppd-client stop' >/dev/null 2>&1
 	xp down "$TAP" >/dev/null 2>&1
+	# Only our own programs: the guest's qemu lives in this namespace too.
 	ip netns pids "$NS" 2>/dev/null | while read -r pid; do
-		[ "$pid" = "$(pxg_qemu_pid "$GUEST")" ] || kill -9 "$pid" 2>/dev/null
+		case $(cat "/proc/$pid/comm" 2>/dev/null) in
+		pppoe-xp | iperf3 | tcpdump | python3) kill -9 "$pid" 2>/dev/null ;;
+		esac
 	done
 	return 0
 }
