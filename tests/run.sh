@@ -3,6 +3,7 @@
 #
 # Runs test tiers and counts their results. Every test program prints one line per case:
 #   PASS <name> | FAIL <name>: <reason> | SKIP <name>: <why>
+# and may print measurements as lines starting with "# ", which are shown too.
 # A program that exits non-zero without a FAIL line, or that reports nothing, counts as a
 # failure of its own. Ends with the line "N passed, N failed, N skipped"; exits 1 on failure.
 #
@@ -24,7 +25,7 @@ run_one() {
 	out=$(mktemp)
 	timeout --kill-after=10 "$limit" "$@" >"$out" 2>"$out.err" </dev/null
 	rc=$?
-	grep -E '^(PASS|FAIL|SKIP) ' "$out" | tee -a "$LOG"
+	grep -E '^(PASS|FAIL|SKIP|#) ' "$out" | tee -a "$LOG"
 	lines=$(grep -cE '^(PASS|FAIL|SKIP) ' "$out")
 	fails=$(grep -cE '^FAIL ' "$out")
 	passed=$((passed + $(grep -cE '^PASS ' "$out")))
