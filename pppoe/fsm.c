@@ -194,7 +194,6 @@ static void start_timer(struct fsm *f)
 /* A negotiation starts from a state where none ran: the protocol forgets old results. */
 static void begin_negotiation(struct fsm *f)
 {
-	f->peer_silent = true;
 	f->naks_sent = 0;
 	f->naks_received = 0;
 	if (f->ops->reset)
@@ -510,7 +509,6 @@ static void rx_conf_req(struct fsm *f, uint8_t id, const uint8_t *opts, size_t l
 {
 	uint8_t reply[FSM_MAX_PACKET];
 	size_t reply_len = 0;
-	bool resend;
 	int code;
 
 	switch (f->state) {
@@ -540,8 +538,6 @@ static void rx_conf_req(struct fsm *f, uint8_t id, const uint8_t *opts, size_t l
 	default:
 		break;
 	}
-	resend = f->state == FSM_REQ_SENT && f->peer_silent;
-	f->peer_silent = false;
 	code = judge_request(f, opts, len, reply, &reply_len);
 	if (code < 0) {
 		/* A reply that would not fit: refuse every option instead. */
@@ -549,7 +545,7 @@ static void rx_conf_req(struct fsm *f, uint8_t id, const uint8_t *opts, size_t l
 		reply_len = len;
 		code = FSM_CONF_REJ;
 	}
-	if (f->state == FSM_STOPPED || f->state == FSM_OPENED || resend)
+	if (f->state == FSM_STOPPED || f->state == FSM_OPENED)
 		scr(f);
 	send_judgement(f, code, id, reply, reply_len);
 	if (code == FSM_CONF_ACK) { /* RCR+ */
@@ -631,7 +627,6 @@ static int apply_nak_or_reject(struct fsm *f, uint8_t code, const uint8_t *opts,
 
 static void rx_conf_ack(struct fsm *f, uint8_t id, const uint8_t *opts, size_t len)
 {
-	f->peer_silent = false;
 	switch (f->state) {
 	case FSM_CLOSED:
 	case FSM_STOPPED:
@@ -682,7 +677,6 @@ static void rx_conf_nak(struct fsm *f, uint8_t code, uint8_t id, const uint8_t *
 {
 	int err;
 
-	f->peer_silent = false;
 	switch (f->state) {
 	case FSM_CLOSED:
 	case FSM_STOPPED:
