@@ -18,7 +18,7 @@ struct pxp_netlink {
 };
 
 /* libnl returns its own negative codes; callers expect -errno. */
-static int nl_to_errno(int nlerr)
+int nl_to_errno(int nlerr)
 {
 	switch (-nlerr) {
 	case 0:
@@ -39,6 +39,8 @@ static int nl_to_errno(int nlerr)
 		return -EADDRNOTAVAIL;
 	case NLE_BUSY:
 		return -EBUSY;
+	case NLE_OPNOTSUPP:
+		return -EOPNOTSUPP;
 	default:
 		return -EIO;
 	}

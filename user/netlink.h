@@ -33,4 +33,7 @@ int pxp_netlink_del_link_local(struct pxp_netlink *nl, int ifindex, const uint8_
 int pxp_netlink_add_default_route(struct pxp_netlink *nl, int ifindex);
 int pxp_netlink_del_default_route(struct pxp_netlink *nl, int ifindex);
 
+/* Translate a negative libnl error code into -errno. */
+int nl_to_errno(int nlerr);
+
 #endif

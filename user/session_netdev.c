@@ -16,33 +16,8 @@
 #include <sys/ioctl.h>
 #include <sys/socket.h>
 
+#include "netlink.h"
 #include "session_netdev.h"
-
-static int nl_to_errno(int nlerr)
-{
-	switch (-nlerr) {
-	case 0:
-		return 0;
-	case NLE_EXIST:
-		return -EEXIST;
-	case NLE_OBJ_NOTFOUND:
-	case NLE_NODEV:
-		return -ENODEV;
-	case NLE_PERM:
-		return -EPERM;
-	case NLE_NOMEM:
-		return -ENOMEM;
-	case NLE_BUSY:
-		return -EBUSY;
-	case NLE_RANGE:
-	case NLE_INVAL:
-		return -EINVAL;
-	case NLE_OPNOTSUPP:
-		return -EOPNOTSUPP;
-	default:
-		return -EIO;
-	}
-}
 
 static int route_socket(struct nl_sock **sk)
 {
