@@ -350,7 +350,7 @@ static void ppp_event_cb(void *ctx, enum ppp_event ev, int reason)
 		ipv4_down(c);
 		break;
 	case PPP_EV_IPV6_UP:
-		if (c->o->ipv6)
+		if (c->o->common.ipv6)
 			ipv6_up(c);
 		break;
 	case PPP_EV_IPV6_DOWN:
@@ -374,9 +374,9 @@ static int start_link(struct client *c, uint64_t now)
 	struct ppp_config cfg = {
 		.role = PPP_ROLE_CLIENT,
 		.mru = c->max_payload,
-		.ipv6 = c->o->ipv6,
-		.echo_interval_ms = c->o->keepalive_interval_s * 1000,
-		.echo_max_failures = c->o->keepalive_failures,
+		.ipv6 = c->o->common.ipv6,
+		.echo_interval_ms = c->o->common.keepalive_interval_s * 1000,
+		.echo_max_failures = c->o->common.keepalive_failures,
 		.echo_adaptive = c->o->keepalive_adaptive,
 	};
 	int err;
@@ -483,7 +483,7 @@ static int start_attempt(struct client *c, uint64_t now)
 		.event = disc_event_cb,
 	};
 	struct disc_client_config cfg = {
-		.service_name = c->o->service,
+		.service_name = c->o->common.service,
 		.ac_name = c->o->ac_name[0] ? c->o->ac_name : NULL,
 		.match_ac_mac = c->o->match_ac_mac,
 		.host_uniq = c->o->host_uniq_len ? c->o->host_uniq : NULL,
@@ -791,7 +791,7 @@ static void write_status(struct client *c, FILE *out, bool json)
 	else
 		status_str(&w, "ac_mac", NULL);
 	status_mac(&w, "local_mac", c->disc_sock.mac);
-	status_str(&w, "service", c->o->service);
+	status_str(&w, "service", c->o->common.service);
 	status_ipv4(&w, "local_ip", c->addr_set ? c->local_ip : 0);
 	status_ipv4(&w, "peer_ip", c->addr_set ? c->peer_ip : 0);
 	status_array_begin(&w, "dns");
@@ -814,8 +814,8 @@ static void write_status(struct client *c, FILE *out, bool json)
 	status_str(&w, "ipcp", c->ppp_active ? st.ipcp_state : NULL);
 	status_str(&w, "ipv6cp", c->ppp_active ? st.ipv6cp_state : NULL);
 	status_object_begin(&w, "echo");
-	status_u64(&w, "interval_s", c->o->keepalive_interval_s);
-	status_u64(&w, "max_failures", c->o->keepalive_failures);
+	status_u64(&w, "interval_s", c->o->common.keepalive_interval_s);
+	status_u64(&w, "max_failures", c->o->common.keepalive_failures);
 	status_bool(&w, "adaptive", c->o->keepalive_adaptive);
 	status_u64(&w, "sent", st.echo_sent);
 	status_u64(&w, "replies", st.echo_replies);
@@ -996,7 +996,8 @@ static int open_io(struct client *c)
 	struct up_options *o = c->o;
 	int err;
 
-	err = raw_socket_open(&c->disc_sock, o->iface, PXP_ETH_P_PPP_DISC, o->vlan_id, o->vlan_pcp);
+	err = raw_socket_open(&c->disc_sock, o->iface, PXP_ETH_P_PPP_DISC, o->common.vlan_id,
+			      o->vlan_pcp);
 	if (err) {
 		pxp_err("%s: cannot open a PPPoE discovery socket: %s", o->iface, strerror(-err));
 		return err;
@@ -1006,7 +1007,8 @@ static int open_io(struct client *c)
 			c->disc_sock.mtu);
 		return -EINVAL;
 	}
-	err = raw_socket_open(&c->sess_sock, o->iface, PXP_ETH_P_PPP_SES, o->vlan_id, o->vlan_pcp);
+	err = raw_socket_open(&c->sess_sock, o->iface, PXP_ETH_P_PPP_SES, o->common.vlan_id,
+			      o->vlan_pcp);
 	if (err) {
 		pxp_err("%s: cannot open a PPPoE session socket: %s", o->iface, strerror(-err));
 		return err;
@@ -1068,18 +1070,18 @@ static int setup(struct client *c)
 	 * loading the programs then costs nothing in session set-up, and a data path that
 	 * cannot attach fails the command at once.
 	 */
-	err = pxp_dp_attach(&c->dp, c->o->iface, c->o->mode, c->o->vlan_id);
+	err = pxp_dp_attach(&c->dp, c->o->iface, c->o->common.mode, c->o->common.vlan_id);
 	if (err) {
 		c->dp = NULL;
-		pxp_err("data path (--mode %s) on %s: %s", pxp_dp_mode_name(c->o->mode),
+		pxp_err("data path (--mode %s) on %s: %s", pxp_dp_mode_name(c->o->common.mode),
 			c->o->iface, strerror(-err));
 		return PXP_EXIT_DATAPATH;
 	}
 	pxp_info("data path attached to %s in %s mode", c->o->iface,
 		 pxp_dp_mode_name(pxp_dp_mode(c->dp)));
 	err = c->o->vlan_pcp ? pxp_dp_set_vlan_pcp(c->dp, c->o->vlan_pcp) : 0;
-	if (!err && c->o->nr_cpus)
-		err = pxp_dp_set_cpu_spread(c->dp, c->o->nr_cpus);
+	if (!err && c->o->common.nr_cpus)
+		err = pxp_dp_set_cpu_spread(c->dp, c->o->common.nr_cpus);
 	if (err) {
 		pxp_err("data path on %s: %s", c->o->iface, strerror(-err));
 		return err == -EINVAL ? PXP_EXIT_OPTION : PXP_EXIT_DATAPATH;

@@ -278,6 +278,70 @@ enum {
 	OPT_CPUS,
 };
 
+/* The options of struct daemon_options, in both up's and server's getopt tables. */
+/* clang-format off */
+#define DAEMON_SHORTOPTS "s:k:v:f"
+#define DAEMON_LONGOPTS \
+	{ "service", required_argument, NULL, 's' }, \
+	{ "keepalive", required_argument, NULL, 'k' }, \
+	{ "ipv6", no_argument, NULL, OPT_IPV6 }, \
+	{ "vlan", required_argument, NULL, 'v' }, \
+	{ "mode", required_argument, NULL, OPT_MODE }, \
+	{ "cpus", required_argument, NULL, OPT_CPUS }, \
+	{ "foreground", no_argument, NULL, 'f' }, \
+	{ "debug", no_argument, NULL, OPT_DEBUG }
+/* clang-format on */
+
+static void daemon_defaults(struct daemon_options *d)
+{
+	d->keepalive_interval_s = PXP_DEFAULT_KEEPALIVE_INTERVAL_S;
+	d->keepalive_failures = PXP_DEFAULT_KEEPALIVE_FAILURES;
+	d->mode = PXP_DP_AUTO;
+	d->log_level = PXP_LOG_INFO;
+}
+
+/* One getopt result c: 0 if it was a daemon option and is stored, 1 if it is not one. */
+static int parse_daemon_option(int c, const char *arg, struct daemon_options *d)
+{
+	unsigned int v;
+
+	switch (c) {
+	case 's':
+		return copy_name("--service", arg, d->service, sizeof(d->service));
+	case 'k':
+		return parse_keepalive(arg, &d->keepalive_interval_s, &d->keepalive_failures);
+	case OPT_IPV6:
+		d->ipv6 = true;
+		return 0;
+	case 'v':
+		if (config_parse_uint(arg, 1, MAX_VLAN_ID, &v))
+			return bad("--vlan", arg, "must be a VLAN id from 1 to 4094");
+		d->vlan_id = (uint16_t)v;
+		return 0;
+	case OPT_MODE:
+		return parse_mode(arg, &d->mode);
+	case OPT_CPUS:
+		return parse_cpus(arg, &d->nr_cpus);
+	case 'f':
+		d->foreground = true;
+		return 0;
+	case OPT_DEBUG:
+		d->log_level = PXP_LOG_DEBUG;
+		return 0;
+	default:
+		return 1;
+	}
+}
+
+/* The interface and the checks across daemon options, once all options are read. */
+static int finish_daemon_options(int argc, char **argv, char iface[IF_NAMESIZE],
+				 const struct daemon_options *d)
+{
+	int err = take_iface(argc, argv, iface, false);
+
+	return err ?: check_cpus_mode(d->nr_cpus, d->mode);
+}
+
 int config_parse_up(int argc, char **argv, struct up_options *o)
 {
 	static const struct option longopts[] = {
@@ -285,28 +349,21 @@ int config_parse_up(int argc, char **argv, struct up_options *o)
 		{ "password", required_argument, NULL, 'p' },
 		{ "password-file", required_argument, NULL, OPT_PASSWORD_FILE },
 		{ "ac", required_argument, NULL, 'a' },
-		{ "service", required_argument, NULL, 's' },
 		{ "ac-mac", required_argument, NULL, OPT_AC_MAC },
 		{ "host-uniq", required_argument, NULL, OPT_HOST_UNIQ },
 		{ "mtu", required_argument, NULL, 'm' },
 		{ "padi-attempts", required_argument, NULL, OPT_PADI_ATTEMPTS },
 		{ "padi-timeout", required_argument, NULL, OPT_PADI_TIMEOUT },
 		{ "ifname", required_argument, NULL, OPT_IFNAME },
-		{ "keepalive", required_argument, NULL, 'k' },
 		{ "keepalive-adaptive", no_argument, NULL, OPT_KEEPALIVE_ADAPTIVE },
 		{ "persist", no_argument, NULL, 'P' },
 		{ "maxfail", required_argument, NULL, OPT_MAXFAIL },
 		{ "holdoff", required_argument, NULL, OPT_HOLDOFF },
-		{ "ipv6", no_argument, NULL, OPT_IPV6 },
 		{ "defaultroute", no_argument, NULL, OPT_DEFAULTROUTE },
 		{ "usepeerdns", no_argument, NULL, OPT_USEPEERDNS },
 		{ "resolv-file", required_argument, NULL, OPT_RESOLV_FILE },
-		{ "vlan", required_argument, NULL, 'v' },
 		{ "vlan-pcp", required_argument, NULL, OPT_VLAN_PCP },
-		{ "foreground", no_argument, NULL, 'f' },
-		{ "mode", required_argument, NULL, OPT_MODE },
-		{ "cpus", required_argument, NULL, OPT_CPUS },
-		{ "debug", no_argument, NULL, OPT_DEBUG },
+		DAEMON_LONGOPTS,
 		{ NULL, 0, NULL, 0 },
 	};
 	bool have_password = false, have_pcp = false;
@@ -314,16 +371,19 @@ int config_parse_up(int argc, char **argv, struct up_options *o)
 	int c, err;
 
 	memset(o, 0, sizeof(*o));
+	daemon_defaults(&o->common);
 	strcpy(o->ifname, PXP_DEFAULT_SESSION_IFNAME);
-	o->keepalive_interval_s = PXP_DEFAULT_KEEPALIVE_INTERVAL_S;
-	o->keepalive_failures = PXP_DEFAULT_KEEPALIVE_FAILURES;
 	o->maxfail = PXP_DEFAULT_MAXFAIL;
 	o->holdoff_s = PXP_DEFAULT_HOLDOFF_S;
-	o->mode = PXP_DP_AUTO;
-	o->log_level = PXP_LOG_INFO;
 	optind = 0;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "u:p:a:s:m:k:Pv:f", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "u:p:a:m:P" DAEMON_SHORTOPTS, longopts, NULL)) != -1) {
+		err = parse_daemon_option(c, optarg, &o->common);
+		if (err <= 0) {
+			if (err)
+				return err;
+			continue;
+		}
 		switch (c) {
 		case 'u':
 			if (copy_name("--user", optarg, o->user, sizeof(o->user)))
@@ -350,10 +410,6 @@ int config_parse_up(int argc, char **argv, struct up_options *o)
 			break;
 		case 'a':
 			if (copy_name("--ac", optarg, o->ac_name, sizeof(o->ac_name)))
-				return -EINVAL;
-			break;
-		case 's':
-			if (copy_name("--service", optarg, o->service, sizeof(o->service)))
 				return -EINVAL;
 			break;
 		case OPT_AC_MAC:
@@ -385,12 +441,6 @@ int config_parse_up(int argc, char **argv, struct up_options *o)
 			if (config_parse_ifname(optarg, o->ifname))
 				return bad("--ifname", optarg, "not a valid interface name");
 			break;
-		case 'k':
-			err = parse_keepalive(optarg, &o->keepalive_interval_s,
-					      &o->keepalive_failures);
-			if (err)
-				return err;
-			break;
 		case OPT_KEEPALIVE_ADAPTIVE:
 			o->keepalive_adaptive = true;
 			break;
@@ -405,9 +455,6 @@ int config_parse_up(int argc, char **argv, struct up_options *o)
 			if (config_parse_uint(optarg, 0, 86400, &o->holdoff_s))
 				return bad("--holdoff", optarg, "must be 0..86400 seconds");
 			break;
-		case OPT_IPV6:
-			o->ipv6 = true;
-			break;
 		case OPT_DEFAULTROUTE:
 			o->defaultroute = true;
 			break;
@@ -419,45 +466,21 @@ int config_parse_up(int argc, char **argv, struct up_options *o)
 				      sizeof(o->resolv_file)))
 				return -EINVAL;
 			break;
-		case 'v':
-			if (config_parse_uint(optarg, 1, MAX_VLAN_ID, &v))
-				return bad("--vlan", optarg, "must be a VLAN id from 1 to 4094");
-			o->vlan_id = (uint16_t)v;
-			break;
 		case OPT_VLAN_PCP:
 			if (config_parse_uint(optarg, 0, 7, &v))
 				return bad("--vlan-pcp", optarg, "must be a priority from 0 to 7");
 			o->vlan_pcp = (uint8_t)v;
 			have_pcp = true;
 			break;
-		case 'f':
-			o->foreground = true;
-			break;
-		case OPT_MODE:
-			err = parse_mode(optarg, &o->mode);
-			if (err)
-				return err;
-			break;
-		case OPT_CPUS:
-			err = parse_cpus(optarg, &o->nr_cpus);
-			if (err)
-				return err;
-			break;
-		case OPT_DEBUG:
-			o->log_level = PXP_LOG_DEBUG;
-			break;
 		default:
 			return bad(argv[0], argv[optind - 1], "unknown option or missing value");
 		}
 	}
-	err = take_iface(argc, argv, o->iface, false);
+	err = finish_daemon_options(argc, argv, o->iface, &o->common);
 	if (err)
 		return err;
-	if (have_pcp && !o->vlan_id)
+	if (have_pcp && !o->common.vlan_id)
 		return bad("--vlan-pcp", "", "needs --vlan");
-	err = check_cpus_mode(o->nr_cpus, o->mode);
-	if (err)
-		return err;
 	if (!strcmp(o->ifname, o->iface))
 		return bad("--ifname", o->ifname, "must differ from the WAN interface");
 	if (o->user[0] && !have_password)
@@ -528,41 +551,32 @@ int config_parse_server(int argc, char **argv, struct server_options *o)
 		{ "local", required_argument, NULL, OPT_LOCAL },
 		{ "pool", required_argument, NULL, OPT_POOL },
 		{ "ac-name", required_argument, NULL, OPT_AC_NAME },
-		{ "service", required_argument, NULL, 's' },
 		{ "auth", required_argument, NULL, OPT_AUTH },
 		{ "secrets", required_argument, NULL, OPT_SECRETS },
 		{ "max-sessions", required_argument, NULL, OPT_MAX_SESSIONS },
 		{ "dns", required_argument, NULL, OPT_DNS },
-		{ "keepalive", required_argument, NULL, 'k' },
-		{ "ipv6", no_argument, NULL, OPT_IPV6 },
-		{ "vlan", required_argument, NULL, 'v' },
-		{ "mode", required_argument, NULL, OPT_MODE },
-		{ "cpus", required_argument, NULL, OPT_CPUS },
-		{ "foreground", no_argument, NULL, 'f' },
-		{ "debug", no_argument, NULL, OPT_DEBUG },
+		DAEMON_LONGOPTS,
 		{ NULL, 0, NULL, 0 },
 	};
-	unsigned int dns_count = 0, v;
+	unsigned int dns_count = 0;
 	bool have_pool = false;
 	uint32_t local_host;
 	int c, err;
 
 	memset(o, 0, sizeof(*o));
+	daemon_defaults(&o->common);
 	o->auth = PPP_AUTH_PAP;
 	o->max_sessions = 64;
-	o->keepalive_interval_s = PXP_DEFAULT_KEEPALIVE_INTERVAL_S;
-	o->keepalive_failures = PXP_DEFAULT_KEEPALIVE_FAILURES;
-	o->mode = PXP_DP_AUTO;
-	o->log_level = PXP_LOG_INFO;
 	optind = 0;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "s:k:v:f", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, DAEMON_SHORTOPTS, longopts, NULL)) != -1) {
+		err = parse_daemon_option(c, optarg, &o->common);
+		if (err <= 0) {
+			if (err)
+				return err;
+			continue;
+		}
 		switch (c) {
-		case 'v':
-			if (config_parse_uint(optarg, 1, MAX_VLAN_ID, &v))
-				return bad("--vlan", optarg, "must be a VLAN id from 1 to 4094");
-			o->vlan_id = (uint16_t)v;
-			break;
 		case OPT_LOCAL:
 			err = parse_ipv4("--local", optarg, &o->local_ip);
 			if (err)
@@ -576,10 +590,6 @@ int config_parse_server(int argc, char **argv, struct server_options *o)
 			break;
 		case OPT_AC_NAME:
 			if (copy_name("--ac-name", optarg, o->ac_name, sizeof(o->ac_name)))
-				return -EINVAL;
-			break;
-		case 's':
-			if (copy_name("--service", optarg, o->service, sizeof(o->service)))
 				return -EINVAL;
 			break;
 		case OPT_AUTH:
@@ -604,39 +614,11 @@ int config_parse_server(int argc, char **argv, struct server_options *o)
 				return err;
 			dns_count++;
 			break;
-		case 'k':
-			err = parse_keepalive(optarg, &o->keepalive_interval_s,
-					      &o->keepalive_failures);
-			if (err)
-				return err;
-			break;
-		case OPT_IPV6:
-			o->ipv6 = true;
-			break;
-		case OPT_MODE:
-			err = parse_mode(optarg, &o->mode);
-			if (err)
-				return err;
-			break;
-		case 'f':
-			o->foreground = true;
-			break;
-		case OPT_CPUS:
-			err = parse_cpus(optarg, &o->nr_cpus);
-			if (err)
-				return err;
-			break;
-		case OPT_DEBUG:
-			o->log_level = PXP_LOG_DEBUG;
-			break;
 		default:
 			return bad(argv[0], argv[optind - 1], "unknown option or missing value");
 		}
 	}
-	err = take_iface(argc, argv, o->iface, false);
-	if (err)
-		return err;
-	err = check_cpus_mode(o->nr_cpus, o->mode);
+	err = finish_daemon_options(argc, argv, o->iface, &o->common);
 	if (err)
 		return err;
 	if (!o->local_ip) {

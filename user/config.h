@@ -32,14 +32,27 @@
 #define PXP_MIN_MTU			 576
 #define PXP_MAX_DNS			 2
 
+/* What up and server share: one parser, so both spell and check these alike. */
+struct daemon_options {
+	char service[DISC_NAME_MAX + 1];   /* up: "" = any service; server: the one offered */
+	uint16_t vlan_id;		   /* 0 = untagged */
+	unsigned int keepalive_interval_s; /* 0 = no LCP echo */
+	unsigned int keepalive_failures;
+	bool ipv6;
+	bool foreground;
+	enum pxp_dp_mode mode;
+	unsigned int nr_cpus; /* spread decapsulation over CPUs 0..nr_cpus-1; 0 = off */
+	enum pxp_log_level log_level;
+};
+
 /* pppoe-xp up IFACE ... */
 struct up_options {
 	char iface[IF_NAMESIZE];
+	struct daemon_options common;
 	char user[PPP_NAME_MAX + 1];
 	uint8_t password[PPP_SECRET_MAX]; /* wiped by up_options_wipe() */
 	size_t password_len;
 	char ac_name[DISC_NAME_MAX + 1]; /* "" = any AC */
-	char service[DISC_NAME_MAX + 1]; /* "" = any service */
 	bool match_ac_mac;
 	uint8_t ac_mac[PXP_ETH_ALEN];
 	uint8_t host_uniq[DISC_HOST_UNIQ_MAX];
@@ -48,45 +61,29 @@ struct up_options {
 	unsigned int padi_attempts;   /* 0 = DISC_DEFAULT_ATTEMPTS */
 	unsigned int padi_timeout_ms; /* first PADI timeout, doubling; 0 = the default */
 	char ifname[IF_NAMESIZE];
-	unsigned int keepalive_interval_s; /* 0 = no LCP echo */
-	unsigned int keepalive_failures;
 	bool keepalive_adaptive; /* no Echo-Request while the session receives data */
 	bool persist;
 	unsigned int maxfail; /* 0 = retry for ever */
 	unsigned int holdoff_s;
-	bool ipv6;
 	bool defaultroute;
 	bool usepeerdns;
 	char resolv_file[PATH_MAX];
-	uint16_t vlan_id; /* 0 = untagged */
 	uint8_t vlan_pcp;
-	bool foreground;
-	enum pxp_dp_mode mode;
-	unsigned int nr_cpus; /* spread decapsulation over CPUs 0..nr_cpus-1; 0 = off */
-	enum pxp_log_level log_level;
 };
 
 /* pppoe-xp server IFACE ... */
 struct server_options {
 	char iface[IF_NAMESIZE];
+	struct daemon_options common;
 	uint32_t local_ip;   /* network order */
 	uint32_t pool_first; /* host order: first and last address handed out */
 	uint32_t pool_last;
 	char pool_text[32];
 	char ac_name[DISC_NAME_MAX + 1];
-	char service[DISC_NAME_MAX + 1]; /* "" = any */
 	enum ppp_auth_proto auth;
 	char secrets_file[PATH_MAX];
 	unsigned int max_sessions;
 	uint32_t dns[PXP_MAX_DNS]; /* network order, 0 = unused */
-	uint16_t vlan_id;	   /* 0 = untagged */
-	unsigned int keepalive_interval_s;
-	unsigned int keepalive_failures;
-	bool ipv6;
-	bool foreground;
-	enum pxp_dp_mode mode;
-	unsigned int nr_cpus; /* as for up */
-	enum pxp_log_level log_level;
 };
 
 struct down_options {

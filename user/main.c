@@ -53,8 +53,8 @@ static int cmd_up(int argc, char **argv)
 		up_options_wipe(&o);
 		return PXP_EXIT_OPTION;
 	}
-	pxp_log_set_level(o.log_level);
-	if (!o.foreground) {
+	pxp_log_set_level(o.common.log_level);
+	if (!o.common.foreground) {
 		err = daemon_fork(&notify_fd, &report);
 		if (err < 0) {
 			pxp_err("fork: %s", strerror(-err));
@@ -80,8 +80,8 @@ static int cmd_server(int argc, char **argv)
 
 	if (config_parse_server(argc, argv, &o))
 		return PXP_EXIT_OPTION;
-	pxp_log_set_level(o.log_level);
-	if (!o.foreground) {
+	pxp_log_set_level(o.common.log_level);
+	if (!o.common.foreground) {
 		err = daemon_fork(&notify_fd, &report);
 		if (err < 0) {
 			pxp_err("fork: %s", strerror(-err));

@@ -308,7 +308,7 @@ static void ppp_event_cb(void *ctx, enum ppp_event ev, int reason)
 		s->up = false;
 		break;
 	case PPP_EV_IPV6_UP:
-		if (srv->o->ipv6)
+		if (srv->o->common.ipv6)
 			session_ipv6_up(s);
 		break;
 	case PPP_EV_IPV6_DOWN:
@@ -402,9 +402,9 @@ static int session_start(struct srv_session *s, uint64_t now)
 		.local_ip = srv->o->local_ip,
 		.peer_ip = s->peer_ip,
 		.dns = { srv->o->dns[0], srv->o->dns[1] },
-		.ipv6 = srv->o->ipv6,
-		.echo_interval_ms = srv->o->keepalive_interval_s * 1000,
-		.echo_max_failures = srv->o->keepalive_failures,
+		.ipv6 = srv->o->common.ipv6,
+		.echo_interval_ms = srv->o->common.keepalive_interval_s * 1000,
+		.echo_max_failures = srv->o->common.keepalive_failures,
 	};
 	int err;
 
@@ -798,15 +798,15 @@ static void remove_stale_session_netdevs(void)
 static int setup(struct server *srv)
 {
 	struct server_options *o = srv->o;
-	const char *services[1] = { o->service };
+	const char *services[1] = { o->common.service };
 	struct disc_ac_ops ops = {
 		.io = { .ctx = srv, .send = ac_send_cb, .random = pxp_random_fill },
 		.event = ac_event_cb,
 	};
 	struct disc_ac_config cfg = {
 		.ac_name = o->ac_name,
-		.services = o->service[0] ? services : NULL,
-		.service_count = o->service[0] ? 1 : 0,
+		.services = o->common.service[0] ? services : NULL,
+		.service_count = o->common.service[0] ? 1 : 0,
 		.max_sessions = o->max_sessions,
 	};
 	int err;
@@ -837,9 +837,10 @@ static int setup(struct server *srv)
 		pxp_err("netlink: %s", strerror(-err));
 		return PXP_EXIT_FATAL;
 	}
-	err = raw_socket_open(&srv->disc_sock, o->iface, PXP_ETH_P_PPP_DISC, o->vlan_id, 0);
+	err = raw_socket_open(&srv->disc_sock, o->iface, PXP_ETH_P_PPP_DISC, o->common.vlan_id, 0);
 	if (!err)
-		err = raw_socket_open(&srv->sess_sock, o->iface, PXP_ETH_P_PPP_SES, o->vlan_id, 0);
+		err = raw_socket_open(&srv->sess_sock, o->iface, PXP_ETH_P_PPP_SES,
+				      o->common.vlan_id, 0);
 	if (err) {
 		pxp_err("%s: cannot open PPPoE sockets: %s", o->iface, strerror(-err));
 		return PXP_EXIT_FATAL;
@@ -852,15 +853,15 @@ static int setup(struct server *srv)
 		return PXP_EXIT_OPTION;
 	}
 	remove_stale_session_netdevs();
-	err = pxp_dp_attach(&srv->dp, o->iface, o->mode, o->vlan_id);
+	err = pxp_dp_attach(&srv->dp, o->iface, o->common.mode, o->common.vlan_id);
 	if (err) {
 		srv->dp = NULL;
-		pxp_err("data path (--mode %s) on %s: %s", pxp_dp_mode_name(o->mode), o->iface,
-			strerror(-err));
+		pxp_err("data path (--mode %s) on %s: %s", pxp_dp_mode_name(o->common.mode),
+			o->iface, strerror(-err));
 		return PXP_EXIT_DATAPATH;
 	}
-	if (o->nr_cpus) {
-		err = pxp_dp_set_cpu_spread(srv->dp, o->nr_cpus);
+	if (o->common.nr_cpus) {
+		err = pxp_dp_set_cpu_spread(srv->dp, o->common.nr_cpus);
 		if (err) {
 			pxp_err("data path on %s: %s", o->iface, strerror(-err));
 			return err == -EINVAL ? PXP_EXIT_OPTION : PXP_EXIT_DATAPATH;

@@ -50,18 +50,18 @@ TEST(up_options_after_iface)
 	/* The password no longer shows in the process's command line. */
 	CHECK_EQ(pw[0], 0);
 	CHECK_EQ(o.mtu, 1480);
-	CHECK_EQ(o.keepalive_interval_s, 5);
-	CHECK_EQ(o.keepalive_failures, 4);
+	CHECK_EQ(o.common.keepalive_interval_s, 5);
+	CHECK_EQ(o.common.keepalive_failures, 4);
 	CHECK(o.persist && o.defaultroute && !o.usepeerdns);
 	CHECK_EQ(o.maxfail, 0);
 	CHECK_EQ(o.holdoff_s, 2);
-	CHECK_EQ(o.vlan_id, 7);
+	CHECK_EQ(o.common.vlan_id, 7);
 	CHECK_EQ(o.vlan_pcp, 3);
 	CHECK(o.match_ac_mac);
 	CHECK_EQ(o.ac_mac[5], 0x0a);
 	CHECK_EQ(o.host_uniq_len, 2);
 	CHECK_EQ(o.host_uniq[1], 0xb2);
-	CHECK_EQ(o.mode, PXP_DP_GENERIC);
+	CHECK_EQ(o.common.mode, PXP_DP_GENERIC);
 	CHECK(!strcmp(o.ifname, "pxp0"));
 	up_options_wipe(&o);
 	CHECK_EQ(o.password[0], 0);
@@ -73,10 +73,10 @@ TEST(up_defaults)
 	struct up_options o;
 
 	CHECK_EQ(config_parse_up(ARGC(argv), argv, &o), 0);
-	CHECK_EQ(o.keepalive_interval_s, PXP_DEFAULT_KEEPALIVE_INTERVAL_S);
+	CHECK_EQ(o.common.keepalive_interval_s, PXP_DEFAULT_KEEPALIVE_INTERVAL_S);
 	CHECK_EQ(o.maxfail, PXP_DEFAULT_MAXFAIL);
 	CHECK_EQ(o.mtu, 0);
-	CHECK_EQ(o.vlan_id, 0);
+	CHECK_EQ(o.common.vlan_id, 0);
 	CHECK(strstr(o.resolv_file, "/wan.resolv.conf") != NULL);
 }
 
@@ -162,6 +162,41 @@ TEST(server_rejections)
 	CHECK_EQ(config_parse_server(ARGC(auth), auth, &o), -EINVAL);
 }
 
+/* up and server read the shared daemon options with one parser: the same values, the same errors.
+ */
+TEST(daemon_options_shared)
+{
+	char *up[] = { "up",  "wan0",	   "--vlan", "7",      "--mode", "generic", "-k",
+		       "5 4", "--service", "isp",    "--ipv6", "-f",	 "--debug", NULL };
+	char *server[] = { "server",	"isp0", "--local", "10.0.0.1", "--pool",  "10.0.0.0/24",
+			   "--vlan",	"7",	"--mode",  "generic",  "-k",	  "5 4",
+			   "--service", "isp",	"--ipv6",  "-f",       "--debug", NULL };
+	char *up_afxdp_cpus[] = { "up", "wan0", "--mode", "afxdp", "--cpus", "2", NULL };
+	char *server_afxdp_cpus[] = { "server", "isp0",	       "--local", "10.0.0.1",
+				      "--pool", "10.0.0.0/24", "--mode",  "afxdp",
+				      "--cpus", "2",	       NULL };
+	const struct daemon_options *d[2];
+	struct server_options so;
+	struct up_options uo;
+
+	CHECK_EQ(config_parse_up(ARGC(up), up, &uo), 0);
+	CHECK_EQ(config_parse_server(ARGC(server), server, &so), 0);
+	d[0] = &uo.common;
+	d[1] = &so.common;
+	for (int i = 0; i < 2; i++) {
+		CHECK_EQ(d[i]->vlan_id, 7);
+		CHECK_EQ(d[i]->mode, PXP_DP_GENERIC);
+		CHECK_EQ(d[i]->keepalive_interval_s, 5);
+		CHECK_EQ(d[i]->keepalive_failures, 4);
+		CHECK(!strcmp(d[i]->service, "isp"));
+		CHECK(d[i]->ipv6 && d[i]->foreground);
+		CHECK_EQ(d[i]->log_level, PXP_LOG_DEBUG);
+	}
+	up_options_wipe(&uo);
+	CHECK_EQ(config_parse_up(ARGC(up_afxdp_cpus), up_afxdp_cpus, &uo), -EINVAL);
+	CHECK_EQ(config_parse_server(ARGC(server_afxdp_cpus), server_afxdp_cpus, &so), -EINVAL);
+}
+
 TEST(small_parsers)
 {
 	uint8_t mac[6], hex[4];
@@ -227,6 +262,7 @@ int main(void)
 	RUN(up_rejections);
 	RUN(server_pool_skips_local_and_ends);
 	RUN(server_rejections);
+	RUN(daemon_options_shared);
 	RUN(small_parsers);
 	RUN(stats_options);
 	return check_summary();
