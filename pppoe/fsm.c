@@ -625,24 +625,36 @@ static int apply_nak_or_reject(struct fsm *f, uint8_t code, const uint8_t *opts,
 	return err;
 }
 
-static void rx_conf_ack(struct fsm *f, uint8_t id, const uint8_t *opts, size_t len)
+/*
+ * A Configure-Ack, -Nak or -Reject: in Closed and Stopped the RFC answers Terminate-Ack, in
+ * Closing and Stopping it is ignored, and elsewhere it must carry our request's identifier.
+ * True when it answers the request we have outstanding.
+ */
+static bool answers_our_request(struct fsm *f, uint8_t id)
 {
 	switch (f->state) {
 	case FSM_CLOSED:
 	case FSM_STOPPED:
 		sta(f, id);
-		return;
+		return false;
 	case FSM_CLOSING:
 	case FSM_STOPPING:
 		f->drops[FSM_DROP_STATE]++;
-		return;
+		return false;
 	default:
 		break;
 	}
 	if (id != f->req_id) {
 		f->drops[FSM_DROP_STALE_ID]++;
-		return;
+		return false;
 	}
+	return true;
+}
+
+static void rx_conf_ack(struct fsm *f, uint8_t id, const uint8_t *opts, size_t len)
+{
+	if (!answers_our_request(f, id))
+		return;
 	if (len != f->req_len || memcmp(opts, f->req, len)) {
 		f->drops[FSM_DROP_ACK_MISMATCH]++;
 		return;
@@ -677,22 +689,8 @@ static void rx_conf_nak(struct fsm *f, uint8_t code, uint8_t id, const uint8_t *
 {
 	int err;
 
-	switch (f->state) {
-	case FSM_CLOSED:
-	case FSM_STOPPED:
-		sta(f, id);
+	if (!answers_our_request(f, id))
 		return;
-	case FSM_CLOSING:
-	case FSM_STOPPING:
-		f->drops[FSM_DROP_STATE]++;
-		return;
-	default:
-		break;
-	}
-	if (id != f->req_id) {
-		f->drops[FSM_DROP_STALE_ID]++;
-		return;
-	}
 	if (!options_well_formed(opts, len)) {
 		f->drops[FSM_DROP_OPTIONS]++;
 		return;

@@ -824,6 +824,7 @@ static void write_status(struct client *c, FILE *out, bool json)
 	status_object_begin(&w, "datapath");
 	status_str(&w, "mode", c->dp ? pxp_dp_mode_name(pxp_dp_mode(c->dp)) : NULL);
 	status_bool(&w, "attached", c->dp != NULL);
+	status_u64(&w, "umem_bytes", c->dp ? pxp_dp_umem_bytes(c->dp) : 0);
 	if (c->dp && !pxp_dp_get_stats(c->dp, &ds)) {
 		struct pxp_dp_queue_stats sum = { 0 };
 

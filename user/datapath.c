@@ -78,6 +78,11 @@ enum pxp_dp_mode pxp_dp_mode(const struct pxp_dp *dp)
 	return dp->mode;
 }
 
+uint64_t pxp_dp_umem_bytes(const struct pxp_dp *dp)
+{
+	return dp->engine ? engine_umem_bytes(dp->engine) : 0;
+}
+
 /* Is the program with this id one of ours (by name)? Returns its fd, or -errno / -ENOENT. */
 static int our_prog_fd(__u32 id, const char *name)
 {

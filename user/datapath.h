@@ -76,6 +76,8 @@ int pxp_dp_session_del(struct pxp_dp *dp, uint16_t session_id);
 /* Detach everything from the WAN port and free dp; safe with NULL. */
 void pxp_dp_detach(struct pxp_dp *dp);
 enum pxp_dp_mode pxp_dp_mode(const struct pxp_dp *dp);
+/* Bytes of AF_XDP UMEM the data path holds: 0 outside mode afxdp or before a session. */
+uint64_t pxp_dp_umem_bytes(const struct pxp_dp *dp);
 const char *pxp_dp_mode_name(enum pxp_dp_mode mode);
 int pxp_dp_mode_parse(const char *name, enum pxp_dp_mode *mode);
 int pxp_dp_get_stats(struct pxp_dp *dp, struct pxp_dp_stats *st);

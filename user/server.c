@@ -575,6 +575,7 @@ static void write_status(struct server *srv, FILE *out, bool json)
 	status_ipv4(&w, "local_ip", srv->o->local_ip);
 	status_str(&w, "pool", srv->o->pool_text);
 	status_str(&w, "datapath_mode", srv->dp ? pxp_dp_mode_name(pxp_dp_mode(srv->dp)) : NULL);
+	status_u64(&w, "umem_bytes", srv->dp ? pxp_dp_umem_bytes(srv->dp) : 0);
 	status_u64(&w, "uptime_s", (now - srv->started_ms) / 1000);
 	status_u64(&w, "session_count", srv->session_count);
 	status_u64(&w, "sessions_total", srv->sessions_total);

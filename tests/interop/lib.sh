@@ -117,6 +117,23 @@ guest_console() {
 	tail -n "${2:-40}" "$PXG_RUN_DIR/$1/console.log"
 }
 
+# What every guest suite starts with: namespace NS with the guest booted on tap TAP in it,
+# stopped at cleanup. When that fails it prints the suite's FAIL line and exits.
+guest_boot_in_netns() { # SUITE NS GUEST TAP
+	local suite=$1 ns=$2 guest=$3 tap=$4 start
+	ip netns add "$ns" && ip -n "$ns" link set lo up || {
+		echo "FAIL interop/$suite/topology: cannot create namespace $ns"
+		exit 1
+	}
+	on_cleanup "guest_stop $guest"
+	start=$(date +%s)
+	guest_start "$guest" "$ns" "$tap" >"$PXP_TMP/boot.out" 2>&1 || {
+		echo "FAIL interop/$suite/boot: the guest did not boot: $(tail -5 "$PXP_TMP/boot.out" | tr '\n' '|')"
+		exit 1
+	}
+	echo "# guest booted in $(($(date +%s) - start)) s"
+}
+
 guest_stop() {
 	local name=$1 state="$PXG_RUN_DIR/$1" pid netns tap
 	[ -d "$state" ] || return 0
@@ -129,6 +146,11 @@ guest_stop() {
 			sleep 0.1
 		done
 		kill -KILL "$pid" 2>/dev/null
+	else
+		# qemu exits by itself only when the guest's kernel panicked (panic=-1, -no-reboot):
+		# its console is the only trace of why, and it goes with the state directory.
+		echo "# guest $name had died; the end of its console:" >&2
+		tail -n 60 "$state/console.log" 2>/dev/null | sed 's/^/#   /' >&2
 	fi
 	netns=$(cat "$state/netns" 2>/dev/null)
 	tap=$(cat "$state/tap" 2>/dev/null)

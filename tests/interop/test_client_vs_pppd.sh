@@ -12,7 +12,8 @@
 # Cases: CHAP and PAP sessions (addresses and DNS as pppd assigned them, in status --json);
 # a wrong password; ping both ways and at full MTU; IPv6CP; nothing of ours that pppd
 # refuses; LCP echo answered both ways; the AC's Terminate/PADT (pxp-ac stop), ours
-# (pppoe-xp down) and a bare PADT, each noticed by the other side; iperf3 both directions
+# (pppoe-xp down) and a bare PADT, each noticed by the other side; the MSS clamp both ways,
+# seen in captures on pxp0 and on the guest's Ethernet; iperf3 both directions
 # (plain IP on the same tap as the reference); the PADI -> IPCP open set-up time, median of
 # 5 runs, with where the time goes on the wire (setup_breakdown.awk).
 PXP_NS_PREFIX=pxi$$-
@@ -281,6 +282,50 @@ test_client_padt_only() {
 	wait_for 15 ac_pppd_gone || fail "pppd still runs after a bare PADT: $(ac_sessions)"
 }
 
+# mss_of FILE: the MSS options tcpdump -v printed, one per line.
+mss_of() { grep -o 'mss [0-9]*' "$1" | awk '{ print $2 }' | tr '\n' ' '; }
+
+# MSS clamping, seen on the wire. Both ends offer MSS 1460 (a route's advmss, as a LAN host
+# behind a router would) over a session of MTU 1492: our SYN must reach the guest's Ethernet
+# clamped to 1452, and the guest's SYN-ACK must reach pxp0 clamped to 1452. On the host side
+# the capture is pxp0 (XDP redirects bypass captures on the tap); in the guest it is eth0, a
+# virtio NIC that receives what the tap carried.
+test_mss_on_wire() {
+	local wire host_syn host_synack wire_syn wire_synack pid
+	reset
+	ac_start chap || return 1
+	client_up || return 1
+	wait_for 10 ac_link_up "$CLIENT_IP" || fail "the guest's pppd link is not up" || return 1
+	ip -n "$NS" route replace "$AC_IP" dev pxp0 scope link src "$CLIENT_IP" advmss 1460 ||
+		fail "cannot set advmss on the route to $AC_IP" || return 1
+	gx "iperf3 -s -D; ip route replace $CLIENT_IP dev ppp0 scope link advmss 1460;
+		(timeout 20 tcpdump -Z root -i eth0 -nn -U -w /tmp/mss.pcap 'pppoes and tcp' \
+		>/dev/null 2>&1 &); sleep 2" >/dev/null ||
+		fail "cannot start the capture in the guest" || return 1
+	in_ns "$NS" timeout 15 tcpdump -i pxp0 -nn -v -U -c 2 "tcp[tcpflags] & tcp-syn != 0" \
+		>"$PXP_TMP/mss-host.txt" 2>/dev/null &
+	pid=$!
+	sleep 1
+	in_ns "$NS" timeout 5 bash -c "exec 3<>/dev/tcp/$AC_IP/5201" 2>/dev/null
+	wait "$pid"
+	wire=$(gx "sleep 1; killall tcpdump; sleep 1; tcpdump -Z root -r /tmp/mss.pcap -nn -v \
+		'pppoes and tcp[tcpflags] & tcp-syn != 0' 2>/dev/null" 30) ||
+		fail "reading the guest's capture failed: $wire" || return 1
+	echo "$wire" >"$PXP_TMP/mss-wire.txt"
+	# In each capture: first the SYN (ours), then the SYN-ACK (the guest's).
+	read -r host_syn host_synack <<<"$(mss_of "$PXP_TMP/mss-host.txt")"
+	read -r wire_syn wire_synack <<<"$(mss_of "$PXP_TMP/mss-wire.txt")"
+	echo "# MSS offered/seen: our SYN on pxp0 $host_syn, on the guest's wire $wire_syn;" \
+		"the guest's SYN-ACK on its wire $wire_synack, on pxp0 $host_synack"
+	[ "$host_syn" = 1460 ] && [ "$wire_synack" = 1460 ] ||
+		fail "the advmss 1460 routes did not take (pxp0 SYN $host_syn, guest SYN-ACK $wire_synack)" ||
+		return 1
+	[ "$wire_syn" = 1452 ] || fail "our SYN left the WAN with MSS ${wire_syn:-none}, not 1452" ||
+		return 1
+	[ "$host_synack" = 1452 ] ||
+		fail "the guest's SYN-ACK reached pxp0 with MSS ${host_synack:-none}, not 1452"
+}
+
 # iperf_mbps IPERF3_ARGS...: receiver-side Mbit/s and sender retransmits of one iperf3 run.
 iperf_mbps() {
 	in_ns "$NS" iperf3 -t 3 -J "$@" 2>&1 | python3 -c '
@@ -357,17 +402,7 @@ missing=$(require_cmds qemu-system-x86_64 python3 tcpdump iperf3 ip) || {
 	exit 1
 }
 mkdir -p "$RUN"
-ip netns add "$NS" && ip -n "$NS" link set lo up || {
-	echo "FAIL interop/client_vs_pppd/topology: cannot create namespace $NS"
-	exit 1
-}
-on_cleanup "guest_stop $GUEST"
-boot_start=$(date +%s)
-guest_start "$GUEST" "$NS" "$TAP" >"$PXP_TMP/boot.out" 2>&1 || {
-	echo "FAIL interop/client_vs_pppd/boot: the guest did not boot: $(tail -5 "$PXP_TMP/boot.out" | tr '\n' '|')"
-	exit 1
-}
-echo "# guest booted in $(($(date +%s) - boot_start)) s"
+guest_boot_in_netns client_vs_pppd "$NS" "$GUEST" "$TAP"
 on_cleanup reset
 
 run_test interop/client_vs_pppd/chap test_chap
@@ -380,6 +415,7 @@ run_test interop/client_vs_pppd/lcp_echo test_lcp_echo
 run_test interop/client_vs_pppd/ac_ends test_ac_ends
 run_test interop/client_vs_pppd/client_ends test_client_ends
 run_test interop/client_vs_pppd/client_padt_only test_client_padt_only
+run_test interop/client_vs_pppd/mss_on_wire test_mss_on_wire
 run_test interop/client_vs_pppd/iperf test_iperf
 run_test interop/client_vs_pppd/setup_time test_setup_time
 tests_done

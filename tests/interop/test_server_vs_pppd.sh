@@ -224,17 +224,7 @@ missing=$(require_cmds qemu-system-x86_64 python3 ip) || {
 mkdir -p "$RUN"
 printf '%s * %s *\n' "$USER_NAME" "$PASSWORD" >"$SECRETS"
 chmod 600 "$SECRETS"
-ip netns add "$NS" && ip -n "$NS" link set lo up || {
-	echo "FAIL interop/server_vs_pppd/topology: cannot create namespace $NS"
-	exit 1
-}
-on_cleanup "guest_stop $GUEST"
-boot_start=$(date +%s)
-guest_start "$GUEST" "$NS" "$TAP" >"$PXP_TMP/boot.out" 2>&1 || {
-	echo "FAIL interop/server_vs_pppd/boot: the guest did not boot: $(tail -5 "$PXP_TMP/boot.out" | tr '\n' '|')"
-	exit 1
-}
-echo "# guest booted in $(($(date +%s) - boot_start)) s"
+guest_boot_in_netns server_vs_pppd "$NS" "$GUEST" "$TAP"
 on_cleanup reset
 
 run_test interop/server_vs_pppd/pap test_pap

@@ -20,7 +20,8 @@
 # Per mode also: the session netdevs carry only the IPv6CP link-local address; a one-way
 # upload raises encap/decap but neither rx nor tx (rx = WAN frames, tx = stack frames, also
 # in afxdp mode). --cpus 2 (cpumap spreading) carries TCP both ways and is refused with
-# afxdp; --vlan-pcp tags the data path's frames, not only the daemon's.
+# afxdp; --vlan-pcp tags the data path's frames, not only the daemon's; a tbf qdisc on pxp0
+# shapes the upload (xdp mode).
 # EXPRESS_MODES="afxdp" limits the per-mode cases to the modes named.
 PXP_NS_PREFIX=pxw$$-
 . "$(dirname "$0")/lib.sh"
@@ -426,6 +427,20 @@ mode_session_up() {
 	session_up && SESSION_OK=1
 }
 
+# Shaping belongs on pxp0, as OpenWrt puts it on pppoe-wan: XDP redirects skip the WAN
+# port's qdisc, pxp0's egress qdisc sees every packet first. A 40 Mbit/s token bucket there
+# holds lan->net TCP to it.
+test_shaping_on_pxp0() {
+	local mbit
+	in_ns "$NS_ROUTER" tc qdisc replace dev pxp0 root tbf rate 40mbit burst 32kb latency 50ms ||
+		fail "cannot add a tbf qdisc to pxp0" || return 1
+	mbit=$(iperf_tcp "$NS_LAN" "$NS_NET" 198.51.100.2 3)
+	in_ns "$NS_ROUTER" tc qdisc del dev pxp0 root
+	echo "# $MODE lan->net with tbf 40mbit on pxp0: ${mbit} Mbit/s"
+	[ "${mbit:-0}" -ge 20 ] && [ "${mbit:-0}" -le 45 ] ||
+		fail "lan->net through a 40 Mbit/s tbf on pxp0: ${mbit:-no result} Mbit/s"
+}
+
 for MODE in ${EXPRESS_MODES:-xdp generic afxdp}; do
 	run_test "express/$MODE/session_up" mode_session_up
 	if [ $SESSION_OK = 0 ]; then
@@ -451,6 +466,7 @@ run_test express/vlan_pcp_data test_vlan_pcp_data
 MODE=xdp
 run_test express/kill9_setup mode_session_up
 if [ $SESSION_OK = 1 ]; then
+	run_test express/shaping_on_pxp0 test_shaping_on_pxp0
 	run_test express/kill9_discover_up test_kill9_discover_up
 	run_test express/two_sessions test_two_sessions
 fi

@@ -318,14 +318,21 @@ test_vlan() {
 # Both ends in the same mode: a native XDP redirect into a veth whose peer runs only a
 # generic program is dropped by the kernel (see DESIGN.md).
 session_in_mode() { # MODE
-	local mode
+	local mode umem
 	reset
 	start_server pap --mode "$1" || return 1
 	client_up --mode "$1" || fail "up --mode $1 failed: $(cat "$PXP_TMP/client.out")" || return 1
 	mode=$(client status wan0 | awk -F': ' '$1 == "  mode" { print $2; exit }')
 	[ "$mode" = "$1" ] || fail "data path mode is '$mode'" || return 1
 	in_ns "$NS_ROUTER" ping -c 3 -W 2 -i 0.2 100.64.1.1 >/dev/null ||
-		fail "no traffic through the session in $1 mode"
+		fail "no traffic through the session in $1 mode" || return 1
+	# The AF_XDP engine's memory is reported; the other modes hold none.
+	umem=$(client status wan0 --json | python3 -c 'import json, sys; print(json.load(sys.stdin)["datapath"]["umem_bytes"])')
+	if [ "$1" = afxdp ]; then
+		[ "${umem:-0}" -gt 0 ] || fail "status --json reports umem_bytes '$umem' in mode afxdp"
+	else
+		[ "$umem" = 0 ] || fail "status --json reports umem_bytes '$umem' in mode $1"
+	fi
 }
 
 test_mode_generic() { session_in_mode generic; }
