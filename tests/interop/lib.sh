@@ -104,7 +104,9 @@ guest_exec() {
 	local name=$1 cmd=$2 timeout=${3:-${PXG_EXEC_TIMEOUT:-60}}
 	local state="$PXG_RUN_DIR/$name" pid
 	pid=$(pxg_qemu_pid "$name") || {
-		pxg_err "guest $name is not running"
+		# The guest died (a panic reboots, and -no-reboot ends qemu): its console's last
+		# lines are the only trace, and they go with the state directory at cleanup.
+		pxg_err "guest $name is not running; its console ended: $(tail -n 4 "$state/console.log" 2>/dev/null | tr '\n' '|')"
 		return 125
 	}
 	# One request at a time per guest: the guest serves them in order anyway,
@@ -146,11 +148,6 @@ guest_stop() {
 			sleep 0.1
 		done
 		kill -KILL "$pid" 2>/dev/null
-	else
-		# qemu exits by itself only when the guest's kernel panicked (panic=-1, -no-reboot):
-		# its console is the only trace of why, and it goes with the state directory.
-		echo "# guest $name had died; the end of its console:" >&2
-		tail -n 60 "$state/console.log" 2>/dev/null | sed 's/^/#   /' >&2
 	fi
 	netns=$(cat "$state/netns" 2>/dev/null)
 	tap=$(cat "$state/tap" 2>/dev/null)
