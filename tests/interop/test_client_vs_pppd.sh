@@ -59,11 +59,13 @@ ac_link_up() { ac_sessions | grep -q "pppd=alive iface=ppp0 local=$AC_IP remote=
 ac_pppd_gone() { ! ac_sessions | grep -q 'pppd=alive'; }
 
 ac_start() { # AUTH
-	local out
-	out=$(gx "pxp-ac stop >/dev/null; pxp-ac start --iface eth0 --auth $1 \
+	local out cmd="pxp-ac stop >/dev/null; pxp-ac start --iface eth0 --auth $1 \
 		--user $USER_NAME --password $PASSWORD --local $AC_IP --pool $CLIENT_IP \
 		--dns $DNS1 --dns2 $DNS2 --ac-name $AC_NAME --lcp-echo-interval 1 \
-		--lcp-echo-failure 3" 2>&1) || fail "pxp-ac start failed: $out"
+		--lcp-echo-failure 3"
+	out=$(gx "$cmd" 2>&1) && return 0
+	# Once more if the guest had died under it (revive_guest).
+	revive_guest && out=$(gx "$cmd" 2>&1) || fail "pxp-ac start failed: $out"
 }
 
 # Ends what a case left running, gracefully first, on both sides.
@@ -76,6 +78,22 @@ reset() {
 		esac
 	done
 	gx 'pxp-ac stop; killall iperf3; true' >/dev/null 2>&1
+	revive_guest
+}
+
+# The guest has died between ac_ends and the next case in a few full runs, with nothing on its
+# console (docs/interop.md, open finding). The other cases need a live guest: boot it again
+# and say so, rather than fail every case after it.
+revive_guest() {
+	local pid
+	[ "${REVIVE_GUEST:-1}" = 1 ] || return 0
+	pid=$(pxg_qemu_pid "$GUEST") && kill -0 "$pid" 2>/dev/null && return 0
+	echo "# the guest had died; its console ended: $(tail -n 4 "$PXG_RUN_DIR/$GUEST/console.log" 2>/dev/null | tr '\n' '|') - booting it again"
+	guest_stop "$GUEST"
+	guest_start "$GUEST" "$NS" "$TAP" >"$PXP_TMP/boot.out" 2>&1 || {
+		echo "# the guest did not boot again: $(tail -3 "$PXP_TMP/boot.out" | tr '\n' '|')"
+		return 1
+	}
 	return 0
 }
 
@@ -403,7 +421,7 @@ missing=$(require_cmds qemu-system-x86_64 python3 tcpdump iperf3 ip) || {
 }
 mkdir -p "$RUN"
 guest_boot_in_netns client_vs_pppd "$NS" "$GUEST" "$TAP"
-on_cleanup reset
+on_cleanup "REVIVE_GUEST=0 reset"
 
 run_test interop/client_vs_pppd/chap test_chap
 run_test interop/client_vs_pppd/pap test_pap
@@ -412,10 +430,11 @@ run_test interop/client_vs_pppd/ping test_ping
 run_test interop/client_vs_pppd/ipv6 test_ipv6
 run_test interop/client_vs_pppd/negotiation_clean test_negotiation_clean
 run_test interop/client_vs_pppd/lcp_echo test_lcp_echo
-run_test interop/client_vs_pppd/ac_ends test_ac_ends
 run_test interop/client_vs_pppd/client_ends test_client_ends
 run_test interop/client_vs_pppd/client_padt_only test_client_padt_only
 run_test interop/client_vs_pppd/mss_on_wire test_mss_on_wire
 run_test interop/client_vs_pppd/iperf test_iperf
 run_test interop/client_vs_pppd/setup_time test_setup_time
+# Last: the guest has died right after this case in a few full runs (docs/interop.md).
+run_test interop/client_vs_pppd/ac_ends test_ac_ends
 tests_done
