@@ -17,7 +17,8 @@
 # PXG_EXEC_TIMEOUT (60 s), PXG_CACHE_DIR (/var/cache/pppoe-xp), PXG_SMP,
 # PXG_MEM_MB.
 
-PXG_GUEST_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")/guest" && pwd)
+PXG_INTEROP_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+PXG_GUEST_DIR=$PXG_INTEROP_DIR/guest
 PXG_RUN_DIR=${PXG_RUN_DIR:-/run/pxg}
 
 pxg_err() { echo "pxg: $*" >&2; }
@@ -117,6 +118,55 @@ guest_exec() {
 
 guest_console() {
 	tail -n "${2:-40}" "$PXG_RUN_DIR/$1/console.log"
+}
+
+# Pings through a session both ways, and at its full MTU (1492) from the host with DF set,
+# so that no fragment hides a loss. fail()s with the last lines of the ping that failed.
+pings_through_session() { # NS GUEST GUEST_SIDE_IP HOST_SIDE_IP
+	local ns=$1 guest=$2 to_guest=$3 to_host=$4 out
+	out=$(in_ns "$ns" ping -c 3 -i 0.3 -W 3 "$to_guest" 2>&1) ||
+		fail "host -> guest through the session: $(echo "$out" | tail -2 | tr '\n' '|')" ||
+		return 1
+	out=$(guest_exec "$guest" "ping -c 3 -W 3 $to_host" 2>&1) ||
+		fail "guest -> host through the session: $(echo "$out" | tail -2 | tr '\n' '|')" ||
+		return 1
+	# 1464 + 28 = 1492 bytes of IP.
+	out=$(in_ns "$ns" ping -c 3 -i 0.3 -W 3 -s 1464 -M "do" "$to_guest" 2>&1) ||
+		fail "full-MTU (1492) ping host -> guest: $(echo "$out" | tail -2 | tr '\n' '|')"
+}
+
+# Kills what a case left running in NS: only our own programs, since the guest's qemu lives
+# in that namespace too.
+kill_test_programs() { # NS
+	ip netns pids "$1" 2>/dev/null | while read -r pid; do
+		case $(cat "/proc/$pid/comm" 2>/dev/null) in
+		pppoe-xp | iperf3 | tcpdump | python3) kill -9 "$pid" 2>/dev/null ;;
+		esac
+	done
+}
+
+# Captures discovery and session frames on TAP into PCAP, in the background.
+pppoe_capture_start() { # NS TAP PCAP
+	ip netns exec "$1" tcpdump -i "$2" -nn --immediate-mode -U -w "$3" \
+		'ether proto 0x8863 or ether proto 0x8864' >/dev/null 2>&1 &
+	PXG_CAPTURE_PID=$!
+	sleep 1
+}
+
+pppoe_capture_stop() {
+	sleep 0.5
+	kill "$PXG_CAPTURE_PID" 2>/dev/null
+	wait "$PXG_CAPTURE_PID" 2>/dev/null
+	return 0
+}
+
+# When each step of discovery and negotiation happened, from one such capture.
+print_setup_breakdown() { # PCAP OUR_MAC
+	tcpdump -r "$1" -nn -tt -e 2>/dev/null | awk -v us="$2" -f "$PXG_INTEROP_DIR/setup_breakdown.awk"
+}
+
+median_of() { # NUMBER...
+	printf '%s\n' "$@" | sort -n | sed -n "$((($# + 1) / 2))p"
 }
 
 # What every guest suite starts with: namespace NS with the guest booted on tap TAP in it,

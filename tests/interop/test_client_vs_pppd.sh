@@ -71,12 +71,7 @@ ac_start() { # AUTH
 # Ends what a case left running, gracefully first, on both sides.
 reset() {
 	xp down "$TAP" >/dev/null 2>&1
-	# Only our own programs: the guest's qemu lives in this namespace too.
-	ip netns pids "$NS" 2>/dev/null | while read -r pid; do
-		case $(cat "/proc/$pid/comm" 2>/dev/null) in
-		pppoe-xp | iperf3 | tcpdump | python3) kill -9 "$pid" 2>/dev/null ;;
-		esac
-	done
+	kill_test_programs "$NS"
 	gx 'pxp-ac stop; killall iperf3; true' >/dev/null 2>&1
 	revive_guest
 }
@@ -153,20 +148,11 @@ test_wrong_password() {
 
 # Needs the data path: pxp0 carrying IP over the session, both ways.
 test_ping() {
-	local out
 	reset
 	ac_start chap || return 1
 	client_up || return 1
 	wait_for 10 ac_link_up "$CLIENT_IP" || fail "the guest's pppd link is not up" || return 1
-	out=$(in_ns "$NS" ping -c 3 -i 0.3 -W 3 "$AC_IP" 2>&1) ||
-		fail "host -> guest through the session: $(echo "$out" | tail -2 | tr '\n' '|')" ||
-		return 1
-	out=$(gx "ping -c 3 -W 3 $CLIENT_IP" 2>&1) ||
-		fail "guest -> host through the session: $(echo "$out" | tail -2 | tr '\n' '|')" ||
-		return 1
-	# 1464 + 28 = 1492 bytes of IP, the session MTU, with DF set: no fragment hides a loss.
-	out=$(in_ns "$NS" ping -c 3 -i 0.3 -W 3 -s 1464 -M "do" "$AC_IP" 2>&1) ||
-		fail "full-MTU (1492) ping host -> guest: $(echo "$out" | tail -2 | tr '\n' '|')"
+	pings_through_session "$NS" "$GUEST" "$AC_IP" "$CLIENT_IP"
 }
 
 test_ipv6() {
@@ -376,36 +362,22 @@ test_iperf() {
 		fail "no throughput through the session: up $up, down $down"
 }
 
-# One capture of discovery and negotiation on the tap: when each step happened.
-print_setup_breakdown() { # PCAP OUR_MAC
-	tcpdump -r "$1" -nn -tt -e 2>/dev/null | awk -v us="$2" -f "$(dirname "$0")/setup_breakdown.awk"
-}
-
 test_setup_time() {
-	local i ms all=() median cap dump our_mac
+	local i ms all=() median cap our_mac
 	reset
 	ac_start pap || return 1
 	cap=$PXP_TMP/setup.pcap
 	our_mac=$(ip -n "$NS" -br link show dev "$TAP" | awk '{ print $3 }')
 	for i in $(seq $SETUP_RUNS); do
-		if [ "$i" = 1 ]; then
-			ip netns exec "$NS" tcpdump -i "$TAP" -nn --immediate-mode -U -w "$cap" \
-				'ether proto 0x8863 or ether proto 0x8864' >/dev/null 2>&1 &
-			dump=$!
-			sleep 1
-		fi
+		[ "$i" = 1 ] && pppoe_capture_start "$NS" "$TAP" "$cap"
 		client_up || return 1
-		if [ "$i" = 1 ]; then
-			sleep 0.5
-			kill "$dump" 2>/dev/null
-			wait "$dump" 2>/dev/null
-		fi
+		[ "$i" = 1 ] && pppoe_capture_stop
 		ms=$(json_get setup_ms)
 		all+=("$ms")
 		xp down "$TAP" || fail "down failed" || return 1
 		wait_for 15 ac_pppd_gone || fail "pppd of run $i did not end" || return 1
 	done
-	median=$(printf '%s\n' "${all[@]}" | sort -n | sed -n "$(((SETUP_RUNS + 1) / 2))p")
+	median=$(median_of "${all[@]}")
 	echo "# setup PADI->IPCP open against the guest's pppd (PAP): median ${median} ms of ${all[*]}"
 	echo "# first run on the wire (host tap, times from the PADI):"
 	print_setup_breakdown "$cap" "$our_mac"

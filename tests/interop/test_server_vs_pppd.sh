@@ -68,12 +68,7 @@ pppd_start() {
 reset() {
 	gx 'pxp-pppd-client stop' >/dev/null 2>&1
 	xp down "$TAP" >/dev/null 2>&1
-	# Only our own programs: the guest's qemu lives in this namespace too.
-	ip netns pids "$NS" 2>/dev/null | while read -r pid; do
-		case $(cat "/proc/$pid/comm" 2>/dev/null) in
-		pppoe-xp | iperf3 | tcpdump | python3) kill -9 "$pid" 2>/dev/null ;;
-		esac
-	done
+	kill_test_programs "$NS"
 	return 0
 }
 
@@ -120,19 +115,12 @@ test_wrong_password() {
 }
 
 test_ping() {
-	local peer out
+	local peer
 	reset
 	server_start pap || return 1
 	pppd_start || return 1
 	peer=$(session_get peer_ip)
-	out=$(in_ns "$NS" ping -c 3 -i 0.3 -W 3 "$peer" 2>&1) ||
-		fail "host -> guest through the session: $(echo "$out" | tail -2 | tr '\n' '|')" ||
-		return 1
-	out=$(gx "ping -c 3 -W 3 $AC_IP" 2>&1) ||
-		fail "guest -> host through the session: $(echo "$out" | tail -2 | tr '\n' '|')" ||
-		return 1
-	out=$(in_ns "$NS" ping -c 3 -i 0.3 -W 3 -s 1464 -M "do" "$peer" 2>&1) ||
-		fail "full-MTU (1492) ping host -> guest: $(echo "$out" | tail -2 | tr '\n' '|')"
+	pings_through_session "$NS" "$GUEST" "$peer" "$AC_IP"
 }
 
 # Both sides probe once a second for 6 s: our counters show pppd answering, and pppd (failure
@@ -175,39 +163,25 @@ test_server_ends() {
 		fail "pppd log shows neither our Terminate-Request nor a PADT: $(gx "tail -n 6 $PPPD_LOG" | tr '\n' '|')"
 }
 
-# One capture of discovery and negotiation on the tap: when each step happened.
-print_setup_breakdown() { # PCAP OUR_MAC
-	tcpdump -r "$1" -nn -tt -e 2>/dev/null | awk -v us="$2" -f "$(dirname "$0")/setup_breakdown.awk"
-}
-
 # Timed from the host: includes guest_exec's round trip and pppd's start under TCG. The
 # capture of the first run shows the part on the wire.
 test_setup_time() {
-	local i t0 t1 all=() median cap dump our_mac
+	local i t0 t1 all=() median cap our_mac
 	reset
 	server_start pap || return 1
 	cap=$PXP_TMP/setup.pcap
 	our_mac=$(ip -n "$NS" -br link show dev "$TAP" | awk '{ print $3 }')
 	for i in $(seq $SETUP_RUNS); do
-		if [ "$i" = 1 ]; then
-			ip netns exec "$NS" tcpdump -i "$TAP" -nn --immediate-mode -U -w "$cap" \
-				'ether proto 0x8863 or ether proto 0x8864' >/dev/null 2>&1 &
-			dump=$!
-			sleep 1
-		fi
+		[ "$i" = 1 ] && pppoe_capture_start "$NS" "$TAP" "$cap"
 		t0=$(date +%s%N)
 		pppd_start || return 1
 		t1=$(date +%s%N)
 		all+=($(((t1 - t0) / 1000000)))
-		if [ "$i" = 1 ]; then
-			sleep 0.5
-			kill "$dump" 2>/dev/null
-			wait "$dump" 2>/dev/null
-		fi
+		[ "$i" = 1 ] && pppoe_capture_stop
 		gx 'pxp-pppd-client stop' >/dev/null
 		wait_for 10 sessions_are 0 || fail "session of run $i was not freed" || return 1
 	done
-	median=$(printf '%s\n' "${all[@]}" | sort -n | sed -n "$(((SETUP_RUNS + 1) / 2))p")
+	median=$(median_of "${all[@]}")
 	echo "# guest pppd against our AC, pxp-pppd-client start -> IPCP up: median ${median} ms of ${all[*]}"
 	echo "# first run on the wire (host tap, times from pppd's PADI; 'our' = our AC):"
 	print_setup_breakdown "$cap" "$our_mac"
