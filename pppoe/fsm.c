@@ -194,6 +194,7 @@ static void start_timer(struct fsm *f)
 /* A negotiation starts from a state where none ran: the protocol forgets old results. */
 static void begin_negotiation(struct fsm *f)
 {
+	f->peer_silent = true;
 	f->naks_sent = 0;
 	f->naks_received = 0;
 	if (f->ops->reset)
@@ -509,6 +510,7 @@ static void rx_conf_req(struct fsm *f, uint8_t id, const uint8_t *opts, size_t l
 {
 	uint8_t reply[FSM_MAX_PACKET];
 	size_t reply_len = 0;
+	bool resend;
 	int code;
 
 	switch (f->state) {
@@ -538,6 +540,8 @@ static void rx_conf_req(struct fsm *f, uint8_t id, const uint8_t *opts, size_t l
 	default:
 		break;
 	}
+	resend = f->state == FSM_REQ_SENT && f->peer_silent;
+	f->peer_silent = false;
 	code = judge_request(f, opts, len, reply, &reply_len);
 	if (code < 0) {
 		/* A reply that would not fit: refuse every option instead. */
@@ -545,7 +549,7 @@ static void rx_conf_req(struct fsm *f, uint8_t id, const uint8_t *opts, size_t l
 		reply_len = len;
 		code = FSM_CONF_REJ;
 	}
-	if (f->state == FSM_STOPPED || f->state == FSM_OPENED)
+	if (f->state == FSM_STOPPED || f->state == FSM_OPENED || resend)
 		scr(f);
 	send_judgement(f, code, id, reply, reply_len);
 	if (code == FSM_CONF_ACK) { /* RCR+ */
@@ -628,10 +632,11 @@ static int apply_nak_or_reject(struct fsm *f, uint8_t code, const uint8_t *opts,
 /*
  * A Configure-Ack, -Nak or -Reject: in Closed and Stopped the RFC answers Terminate-Ack, in
  * Closing and Stopping it is ignored, and elsewhere it must carry our request's identifier.
- * True when it answers the request we have outstanding.
+ * True when it answers the request we have outstanding. Any answer shows the peer listens.
  */
 static bool answers_our_request(struct fsm *f, uint8_t id)
 {
+	f->peer_silent = false;
 	switch (f->state) {
 	case FSM_CLOSED:
 	case FSM_STOPPED:

@@ -153,6 +153,13 @@ struct fsm {
 	uint32_t naks_received; /* Configure-Nak/Reject received since the last Ack */
 	uint16_t peer_mru;	/* bounds what we echo back in rejects */
 	const char *term_text;	/* carried by our Terminate-Requests, for the peer's log */
+	/*
+	 * Nothing received from the peer since this negotiation began. On PPPoE our first
+	 * Configure-Request often goes out before the peer (pppd's kernel channel) listens;
+	 * the peer's own first request tells us it listens now, so ours is sent again at once
+	 * instead of after the restart timer (3 s against pppd, measured).
+	 */
+	bool peer_silent;
 
 	/* Reply being built for the peer's Configure-Request. */
 	uint8_t *nak_buf;

@@ -41,7 +41,8 @@ struct pxp_dp {
 	struct pxp_wan_info wan;
 	char wan_name[IF_NAMESIZE];
 	uint16_t vlan_tci;
-	uint16_t nr_cpus; /* CPU spreading over CPUs 0..nr_cpus-1; 0 = off */
+	bool vlan_strip_was_on; /* rx-vlan-offload turned off for a tagged session */
+	uint16_t nr_cpus;	/* CPU spreading over CPUs 0..nr_cpus-1; 0 = off */
 	struct pxp_dp_progs progs;
 	struct dp_session *sessions;
 	unsigned int nr_sessions;
@@ -232,6 +233,18 @@ int pxp_dp_attach(struct pxp_dp **dpp, const char *wan_ifname, enum pxp_dp_mode 
 	err = pxp_dp_cleanup_stale(wan_ifname, NULL);
 	if (err)
 		goto free_dp;
+	if (vlan_id) {
+		err = pxp_wan_vlan_strip_off(wan_ifname, &dp->vlan_strip_was_on);
+		if (err) {
+			pxp_err("WAN port %s strips VLAN tags before XDP sees them, and turning "
+				"rx-vlan-offload off failed: %s",
+				wan_ifname, strerror(-err));
+			goto free_dp;
+		}
+		if (dp->vlan_strip_was_on)
+			pxp_info("%s: rx-vlan-offload off while the tagged session runs",
+				 wan_ifname);
+	}
 	err = pxp_dp_progs_load(&dp->progs, false);
 	if (err) {
 		pxp_err("loading the XDP programs: %s", strerror(-err));
@@ -258,6 +271,8 @@ int pxp_dp_attach(struct pxp_dp **dpp, const char *wan_ifname, enum pxp_dp_mode 
 destroy_progs:
 	pxp_dp_progs_destroy(&dp->progs);
 free_dp:
+	if (dp->vlan_strip_was_on)
+		pxp_wan_vlan_strip_on(wan_ifname);
 	free(dp);
 	return err;
 }
@@ -501,6 +516,8 @@ void pxp_dp_detach(struct pxp_dp *dp)
 	while (dp->nr_sessions)
 		pxp_dp_session_del(dp, ntohs(dp->sessions[0].rec.session_id));
 	detach_ours(dp->wan.ifindex, PXP_PROG_NAME_WAN);
+	if (dp->vlan_strip_was_on)
+		pxp_wan_vlan_strip_on(dp->wan_name);
 	pxp_dp_progs_destroy(&dp->progs);
 	free(dp->sessions);
 	free(dp);

@@ -40,9 +40,9 @@ void pxp_netdev_peer_name(const char *name, char peer[IF_NAMESIZE])
 	snprintf(peer, IF_NAMESIZE, "%.*s-x", IF_NAMESIZE - 3, name);
 }
 
-static int ethtool_set(const char *ifname, __u32 cmd, __u32 value)
+/* One SIOCETHTOOL request (cmd is any struct ethtool_*, its first member the command). */
+static int ethtool_ioctl(const char *ifname, void *cmd)
 {
-	struct ethtool_value ev = { .cmd = cmd, .data = value };
 	struct ifreq ifr = { 0 };
 	int fd, err = 0;
 
@@ -50,11 +50,18 @@ static int ethtool_set(const char *ifname, __u32 cmd, __u32 value)
 	if (fd < 0)
 		return -errno;
 	snprintf(ifr.ifr_name, sizeof(ifr.ifr_name), "%s", ifname);
-	ifr.ifr_data = (void *)&ev;
+	ifr.ifr_data = cmd;
 	if (ioctl(fd, SIOCETHTOOL, &ifr) < 0)
 		err = -errno;
 	close(fd);
 	return err;
+}
+
+static int ethtool_set(const char *ifname, __u32 cmd, __u32 value)
+{
+	struct ethtool_value ev = { .cmd = cmd, .data = value };
+
+	return ethtool_ioctl(ifname, &ev);
 }
 
 /* net.ipv6.conf.IFNAME.KEY = value (one digit); a kernel without IPv6 has nothing to set. */
@@ -258,18 +265,10 @@ static unsigned int rx_queues_in_use(const char *ifname)
 {
 	struct ethtool_channels ch = { .cmd = ETHTOOL_GCHANNELS };
 	unsigned int n = 0;
-	struct ifreq ifr = { 0 };
 	char path[64];
-	int fd;
 
-	fd = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
-	if (fd >= 0) {
-		snprintf(ifr.ifr_name, sizeof(ifr.ifr_name), "%s", ifname);
-		ifr.ifr_data = (void *)&ch;
-		if (!ioctl(fd, SIOCETHTOOL, &ifr))
-			n = ch.rx_count + ch.combined_count;
-		close(fd);
-	}
+	if (!ethtool_ioctl(ifname, &ch))
+		n = ch.rx_count + ch.combined_count;
 	while (!n || n > 4096) {
 		n = 0;
 		for (;;) {
@@ -310,4 +309,34 @@ int pxp_wan_info_get(const char *ifname, struct pxp_wan_info *info)
 free_sock:
 	nl_socket_free(sk);
 	return err;
+}
+
+/*
+ * ETH_FLAG_RXVLAN is rx-vlan-offload (NETIF_F_HW_VLAN_CTAG_RX). The legacy flags call sets
+ * every flag at once, so the others are written back as read.
+ */
+int pxp_wan_vlan_strip_off(const char *ifname, bool *was_on)
+{
+	struct ethtool_value ev = { .cmd = ETHTOOL_GFLAGS };
+	int err;
+
+	*was_on = false;
+	err = ethtool_ioctl(ifname, &ev);
+	if (err == -EOPNOTSUPP)
+		return 0; /* no flags at all: nothing strips */
+	if (err || !(ev.data & ETH_FLAG_RXVLAN))
+		return err;
+	err = ethtool_set(ifname, ETHTOOL_SFLAGS, ev.data & ~ETH_FLAG_RXVLAN);
+	if (!err)
+		*was_on = true;
+	return err;
+}
+
+int pxp_wan_vlan_strip_on(const char *ifname)
+{
+	struct ethtool_value ev = { .cmd = ETHTOOL_GFLAGS };
+	int err;
+
+	err = ethtool_ioctl(ifname, &ev);
+	return err ?: ethtool_set(ifname, ETHTOOL_SFLAGS, ev.data | ETH_FLAG_RXVLAN);
 }

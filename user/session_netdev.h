@@ -12,6 +12,7 @@
 #define PXP_SESSION_NETDEV_H
 
 #include <net/if.h>
+#include <stdbool.h>
 #include <stdint.h>
 
 struct pxp_netdev {
@@ -42,5 +43,12 @@ struct pxp_wan_info {
 	unsigned int mtu;
 };
 int pxp_wan_info_get(const char *ifname, struct pxp_wan_info *info);
+/*
+ * A port with rx-vlan-offload on strips the 802.1Q tag before XDP runs (native and generic
+ * alike), and the WAN program matches the tag in the frame: a tagged session turns it off.
+ * *was_on says whether it was on, so that pxp_wan_vlan_strip_on() can put it back.
+ */
+int pxp_wan_vlan_strip_off(const char *ifname, bool *was_on);
+int pxp_wan_vlan_strip_on(const char *ifname);
 
 #endif

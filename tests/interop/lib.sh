@@ -11,6 +11,7 @@
 #   guest_stop NAME                    power off, remove the tap (and the netns if
 #                                      guest_start created it); safe to call twice
 #   guest_console NAME [LINES]         tail of the guest's console log
+#   guest_last_words NAME              why a dead guest died: console, qemu stderr, resets
 #
 # Guest-side commands (in the image's PATH): pxp-ac, pxp-pppd-client; see tests/interop/guest/README.md.
 # Environment: PXG_RUN_DIR (/run/pxg), PXG_BOOT_TIMEOUT (120 s),
@@ -105,15 +106,25 @@ guest_exec() {
 	local name=$1 cmd=$2 timeout=${3:-${PXG_EXEC_TIMEOUT:-60}}
 	local state="$PXG_RUN_DIR/$name" pid
 	pid=$(pxg_qemu_pid "$name") || {
-		# The guest died (a panic reboots, and -no-reboot ends qemu): its console's last
-		# lines are the only trace, and they go with the state directory at cleanup.
-		pxg_err "guest $name is not running; its console ended: $(tail -n 4 "$state/console.log" 2>/dev/null | tr '\n' '|')"
+		pxg_err "guest $name is not running: $(guest_last_words "$name")"
 		return 125
 	}
 	# One request at a time per guest: the guest serves them in order anyway,
 	# the lock keeps replies from interleaving on the socket.
 	flock "$state/ctl.lock" python3 "$PXG_GUEST_DIR/guest-ctl.py" \
 		"$state/ctl.sock" "$timeout" "$cmd" --pid "$pid"
+}
+
+# Why a guest died, in one line: a panic reboots and -no-reboot ends qemu, a triple fault
+# shows as a CPU reset in qemu.log, a qemu crash in qemu.err. The state directory with
+# these files goes at cleanup, so callers quote this line.
+guest_last_words() { # NAME
+	local state="$PXG_RUN_DIR/$1" resets
+	# Each CPU logs one reset at power-on; more mean the guest reset itself.
+	resets=$(grep -c '^CPU Reset' "$state/qemu.log" 2>/dev/null)
+	echo "console ended: $(tail -n 4 "$state/console.log" 2>/dev/null | tr '\n' '|')" \
+		"qemu stderr: $(tail -n 3 "$state/qemu.err" 2>/dev/null | tr '\n' '|')" \
+		"CPU resets logged: ${resets:-none} (${PXG_SMP:-2} at power-on)"
 }
 
 guest_console() {

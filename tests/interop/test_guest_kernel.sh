@@ -41,6 +41,8 @@ skip() { echo "SKIP $1: $2"; }
 
 # shellcheck disable=SC2317 # called by the EXIT trap
 cleanup() {
+	# A subshell can run the inherited trap too (tests/netns/lib.sh): only this shell stops.
+	[ "$BASHPID" = "$$" ] || return 0
 	guest_stop "$name"
 	rm -rf "$share"
 }

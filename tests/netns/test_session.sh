@@ -295,10 +295,19 @@ test_padi_flood() {
 	echo "# PADI flood: ${limited} frames rate-limited"
 }
 
+# rx_vlan_offload NS PORT: "on" or "off", as ethtool shows it.
+rx_vlan_offload() {
+	in_ns "$1" ethtool -k "$2" | awk '$1 == "rx-vlan-offload:" { print $2 }'
+}
+
 # 802.1Q on the wire (the kernel here has no VLAN devices: tags are ours end to end).
+# A NIC that strips tags (rx-vlan-offload) hides them from XDP; veth strips nothing but
+# has the switch, so what is checked is that both daemons turn it off, and `down` back on.
 test_vlan() {
 	local dump
 	reset
+	[ "$(rx_vlan_offload "$NS_ROUTER" wan0)" = on ] && [ "$(rx_vlan_offload "$NS_ISP" isp0)" = on ] ||
+		fail "precondition: rx-vlan-offload is not on on the veths" || return 1
 	start_server pap --vlan 7 || return 1
 	# Discovery frames, sent by the daemon's raw socket (the data path's frames are checked
 	# in test_express_path.sh's vlan_pcp_data).
@@ -311,7 +320,13 @@ test_vlan() {
 		fail "no traffic through the tagged session" || return 1
 	wait $dump
 	grep -q 'vlan 7, p 3' "$PXP_TMP/vlan.txt" ||
-		fail "no tagged discovery frame seen: $(cat "$PXP_TMP/vlan.txt")"
+		fail "no tagged discovery frame seen: $(cat "$PXP_TMP/vlan.txt")" || return 1
+	[ "$(rx_vlan_offload "$NS_ROUTER" wan0)" = off ] && [ "$(rx_vlan_offload "$NS_ISP" isp0)" = off ] ||
+		fail "rx-vlan-offload left on with a tagged session: wan0 $(rx_vlan_offload "$NS_ROUTER" wan0), isp0 $(rx_vlan_offload "$NS_ISP" isp0)" ||
+		return 1
+	client down wan0 || fail "down failed" || return 1
+	[ "$(rx_vlan_offload "$NS_ROUTER" wan0)" = on ] ||
+		fail "down did not turn rx-vlan-offload on wan0 back on"
 }
 
 # The same session over each data path mode the client can ask for.

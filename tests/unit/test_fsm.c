@@ -428,6 +428,33 @@ TEST(nak_loop_bounded)
 	CHECK_EQ(f.cause, FSM_CAUSE_NOT_CONVERGING);
 }
 
+/*
+ * Beyond RFC 1661: the peer's first Configure-Request in Req-Sent, before anything else
+ * was heard from it, shows that our own first request was sent before the peer listened
+ * (pppd's kernel channel attaches after PADS): it is sent again at once, with a fresh id.
+ */
+TEST(first_peer_request_resends_ours)
+{
+	static const uint8_t opts[] = { 1, 3, 0x42 };
+	uint8_t first_id;
+
+	setup(FSM_INITIAL);
+	fsm_open(&f, 0);
+	fsm_up(&f, 0);
+	CHECK_EQ(f.state, FSM_REQ_SENT);
+	first_id = f.req_id;
+	actions[0] = '\0';
+	verdict = FSM_ACK;
+	inject(FSM_CONF_REQ, 7, opts, sizeof(opts));
+	CHECK(!strcmp(actions, "scr,sca"));
+	CHECK_EQ(f.state, FSM_ACK_SENT);
+	CHECK(f.req_id != first_id);
+	/* Only the first time: later requests are judged as the RFC says. */
+	actions[0] = '\0';
+	inject(FSM_CONF_REQ, 8, opts, sizeof(opts));
+	CHECK(!strcmp(actions, "sca"));
+}
+
 TEST(stale_identifier_ignored)
 {
 	static const uint8_t opts[] = { 1, 3, 0x42 };
@@ -528,6 +555,7 @@ int main(void)
 	RUN(max_failure_sends_reject_code);
 	RUN(nak_loop_bounded);
 	RUN(stale_identifier_ignored);
+	RUN(first_peer_request_resends_ours);
 	RUN(ack_must_match_request);
 	RUN(reject_must_name_our_options);
 	RUN(padding_after_length_ignored);

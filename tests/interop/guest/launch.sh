@@ -1,8 +1,11 @@
 #!/bin/bash
 # Start one pppoe-xp guest under qemu (TCG) in the background, in the
 # caller's network namespace; lib.sh's guest_start runs it via
-# `ip netns exec`. Returns once qemu has daemonized; readiness of the guest
-# itself is checked by the caller through the control socket.
+# `ip netns exec`. Returns once qemu has written its pid file; readiness of the
+# guest itself is checked by the caller through the control socket.
+# qemu's own stderr goes to STATE_DIR/qemu.err and its CPU resets and guest
+# errors to STATE_DIR/qemu.log: when a guest dies with nothing on its console,
+# they tell a qemu crash from a guest reset (guest_last_words in lib.sh).
 #
 # Usage: launch.sh IMAGE_DIR STATE_DIR TAP MAC [SHARE_DIR]
 #   IMAGE_DIR  output of build-image.sh (vmlinuz, initrd.img)
@@ -30,17 +33,28 @@ fi
 # TCG only: the host's /dev/kvm cannot run a stock kernel. The NIC has every
 # offload off so frames on the tap are what a real wire carries: full
 # checksums, at most MTU-sized (no superpackets in either direction).
-exec qemu-system-x86_64 \
+# Not -daemonize: that sends qemu's stderr to /dev/null; setsid detaches it alike.
+rm -f "$state/qemu.pid"
+setsid qemu-system-x86_64 \
 	-name "pxg-$(basename "$state")" \
 	-machine pc -accel tcg,thread=multi -cpu max \
 	-smp "${PXG_SMP:-2}" -m "${PXG_MEM_MB:-1024}" \
 	-kernel "$image/vmlinuz" -initrd "$image/initrd.img" -append "$append" \
 	-display none -monitor none -serial "file:$state/console.log" \
-	-no-reboot -daemonize -pidfile "$state/qemu.pid" \
+	-no-reboot -pidfile "$state/qemu.pid" -d cpu_reset,guest_errors -D "$state/qemu.log" \
 	-device virtio-rng-pci \
 	-device virtio-serial-pci \
 	-chardev "socket,id=ctl,path=$state/ctl.sock,server=on,wait=off" \
 	-device virtserialport,chardev=ctl,name=pxp.ctl \
 	-netdev "tap,id=wan,ifname=$tap,script=no,downscript=no,vhost=off" \
 	-device "virtio-net-pci,netdev=wan,mac=$mac,csum=off,gso=off,guest_csum=off,guest_tso4=off,guest_tso6=off,guest_ecn=off,guest_ufo=off,host_tso4=off,host_tso6=off,host_ecn=off,host_ufo=off" \
-	"${share_args[@]}"
+	"${share_args[@]}" </dev/null >"$state/qemu.err" 2>&1 &
+qemu=$!
+for _ in $(seq 100); do
+	[ -s "$state/qemu.pid" ] && exit 0
+	kill -0 "$qemu" 2>/dev/null || break
+	sleep 0.1
+done
+echo "qemu did not start: $(tail -n 5 "$state/qemu.err" 2>/dev/null | tr '\n' '|')" >&2
+kill "$qemu" 2>/dev/null
+exit 1
