@@ -18,7 +18,9 @@
 #define DEFAULT_GLOBAL_RATE	100
 #define DEFAULT_GLOBAL_BURST	200
 #define DEFAULT_PER_MAC_RATE	2
-#define DEFAULT_PER_MAC_BURST	5
+/* PADI and PADR take a token each: 10 lets a client reconnect 5 times back to back (with 5,
+ * the 4th of 5 quick `down`/`up` cycles lost its PADI and waited the client's 5 s timeout). */
+#define DEFAULT_PER_MAC_BURST	10
 /* Random draws before falling back to a scan for a free session id. */
 #define SESSION_ID_DRAWS	32
 
