@@ -114,6 +114,16 @@ def grid(rows, env):
     return keys, {k: {c: Cell(v) for c, v in cells[k].items()} for k in keys}
 
 
+def round_ratios(cell, base):
+    """case / ceiling within each round, sorted: the two ran minutes apart, so drift in the
+    machine's load falls on both; the spread shows how far one run can be trusted."""
+    if cell is None or base is None:
+        return []
+    b = {r.get("round"): value_of(r)[0] for r in base.rows if r.get("status") == "ok"}
+    return sorted(value_of(r)[0] / b[r.get("round")] for r in cell.rows
+                  if r.get("status") == "ok" and b.get(r.get("round")))
+
+
 def cell_text(cell, base=None, lower=False):
     if cell is None:
         return "missing"
@@ -165,17 +175,19 @@ def headline(out, rows):
     for k in keys:
         h = hc.get(k, {})
         base = h.get("ceiling")
-        best, best_mode = None, "-"
+        best, best_mode, spread = None, "-", ""
         for c in HOST_CASES[1:]:
             cell = h.get(c)
             r = ratio(cell.value if cell else None, base.value if base else None)
             if r is not None and (best is None or r > best):
                 best, best_mode = r, c.replace("pppoe-xp-", "")
+                rr = round_ratios(cell, base)
+                spread = "; rounds %s-%s" % (pct(rr[0]), pct(rr[-1])) if len(rr) > 1 else ""
         g = gc.get(k, {})
         gv = {c: (g[c].value if c in g else None) for c in GUEST_CASES}
         kx = ratio(gv["pppoe-xp"], gv["kernel-pppoe"])
         out.append("| %s | %s | %s | %s | %s |" % (
-            label(k), "-" if best is None else "%s (%s)" % (pct(best), best_mode),
+            label(k), "-" if best is None else "%s (%s%s)" % (pct(best), best_mode, spread),
             pct(ratio(gv["kernel-pppoe"], gv["ceiling"])),
             pct(ratio(gv["pppoe-xp"], gv["ceiling"])),
             "-" if kx is None else "%.2fx" % kx))
@@ -324,7 +336,8 @@ def main():
         meta.get("cpus"), meta.get("cpu_model"), " ".join(meta.get("loadavg_at_start", []))))
     out.append("")
     out.append("Cells: median over rounds; (%) = share of the same kernel's ceiling (for ping:"
-               " ceiling RTT / case RTT); cpu = whole-machine busy share during the"
+               " ceiling RTT / case RTT); rounds a-b = the lowest and highest case / ceiling"
+               " within one round; cpu = whole-machine busy share during the"
                " measurement. Guest numbers are qemu TCG: compare them only with each other."
                " x = ratio to kernel PPPoE in the guest (for ping: kernel RTT / case RTT);"
                " mixed = the pppoe-xp client against the kernel AC, the closest client-to-client"

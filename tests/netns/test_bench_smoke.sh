@@ -104,6 +104,24 @@ test_report() {
 		fail "chart.png is not a PNG"
 }
 
+# The summary's per-round spread, on two made-up rounds: xdp at 90% then 50% of the ceiling.
+test_report_round_spread() {
+	local rows=$PXP_TMP/spread.jsonl
+	python3 - "$rows" <<-'EOF'
+		import json, sys
+		with open(sys.argv[1], "w") as f:
+		    for rnd, ceiling, xdp in ((1, 1000e6, 900e6), (2, 1000e6, 500e6)):
+		        for case, bps in (("ceiling", ceiling), ("pppoe-xp-xdp", xdp)):
+		            f.write(json.dumps({"env": "host", "case": case, "test": "tcp",
+		                                "direction": "download", "streams": 1, "round": rnd,
+		                                "status": "ok", "bits_per_second": bps}) + "\n")
+	EOF
+	python3 "$PXP_ROOT/bench/report.py" "$rows" "$PXP_TMP/spread.md" "$PXP_TMP/spread.png" \
+		>/dev/null 2>&1 || fail "bench/report.py failed on two rounds" || return 1
+	grep -q '^| TCP download, 1 stream | 70% (xdp; rounds 50%-90%) |' "$PXP_TMP/spread.md" ||
+		fail "summary row: $(grep -m1 '^| TCP download, 1 stream' "$PXP_TMP/spread.md")"
+}
+
 # Everything the run created carries its prefix pxb<pid>-: none of it may outlive it.
 test_cleanup() {
 	local pid left
@@ -128,6 +146,7 @@ if [ -s "$OUT/results.jsonl" ]; then
 	run_test bench_smoke/rows_bpf test_rows_bpf
 	run_test bench_smoke/ceiling_measured test_ceiling_measured
 	run_test bench_smoke/report test_report
+	run_test bench_smoke/report_round_spread test_report_round_spread
 	run_test bench_smoke/cleanup test_cleanup
 fi
 [ "$PXP_FAILED" -eq 0 ] || { echo "---- bench/run output ----"; cat "$BENCH_LOG"; } >&2
