@@ -234,7 +234,7 @@ int pxp_dp_attach(struct pxp_dp **dpp, const char *wan_ifname, enum pxp_dp_mode 
 	if (err)
 		goto free_dp;
 	if (vlan_id) {
-		err = pxp_wan_vlan_strip_off(wan_ifname, &dp->vlan_strip_was_on);
+		err = pxp_wan_set_vlan_strip(wan_ifname, false, &dp->vlan_strip_was_on);
 		if (err) {
 			pxp_err("WAN port %s strips VLAN tags before XDP sees them, and turning "
 				"rx-vlan-offload off failed: %s",
@@ -272,7 +272,7 @@ destroy_progs:
 	pxp_dp_progs_destroy(&dp->progs);
 free_dp:
 	if (dp->vlan_strip_was_on)
-		pxp_wan_vlan_strip_on(wan_ifname);
+		pxp_wan_set_vlan_strip(wan_ifname, true, NULL);
 	free(dp);
 	return err;
 }
@@ -517,7 +517,7 @@ void pxp_dp_detach(struct pxp_dp *dp)
 		pxp_dp_session_del(dp, ntohs(dp->sessions[0].rec.session_id));
 	detach_ours(dp->wan.ifindex, PXP_PROG_NAME_WAN);
 	if (dp->vlan_strip_was_on)
-		pxp_wan_vlan_strip_on(dp->wan_name);
+		pxp_wan_set_vlan_strip(dp->wan_name, true, NULL);
 	pxp_dp_progs_destroy(&dp->progs);
 	free(dp->sessions);
 	free(dp);

@@ -315,28 +315,20 @@ free_sock:
  * ETH_FLAG_RXVLAN is rx-vlan-offload (NETIF_F_HW_VLAN_CTAG_RX). The legacy flags call sets
  * every flag at once, so the others are written back as read.
  */
-int pxp_wan_vlan_strip_off(const char *ifname, bool *was_on)
+int pxp_wan_set_vlan_strip(const char *ifname, bool on, bool *was_on)
 {
 	struct ethtool_value ev = { .cmd = ETHTOOL_GFLAGS };
+	bool is_on;
 	int err;
 
-	*was_on = false;
 	err = ethtool_ioctl(ifname, &ev);
-	if (err == -EOPNOTSUPP)
-		return 0; /* no flags at all: nothing strips */
-	if (err || !(ev.data & ETH_FLAG_RXVLAN))
+	if (err == -EOPNOTSUPP && !on)
+		err = 0; /* no flags at all: nothing strips */
+	is_on = !err && (ev.data & ETH_FLAG_RXVLAN);
+	if (was_on)
+		*was_on = is_on;
+	if (err || is_on == on)
 		return err;
-	err = ethtool_set(ifname, ETHTOOL_SFLAGS, ev.data & ~ETH_FLAG_RXVLAN);
-	if (!err)
-		*was_on = true;
-	return err;
-}
-
-int pxp_wan_vlan_strip_on(const char *ifname)
-{
-	struct ethtool_value ev = { .cmd = ETHTOOL_GFLAGS };
-	int err;
-
-	err = ethtool_ioctl(ifname, &ev);
-	return err ?: ethtool_set(ifname, ETHTOOL_SFLAGS, ev.data | ETH_FLAG_RXVLAN);
+	return ethtool_set(ifname, ETHTOOL_SFLAGS,
+			   on ? ev.data | ETH_FLAG_RXVLAN : ev.data & ~ETH_FLAG_RXVLAN);
 }

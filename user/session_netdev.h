@@ -46,9 +46,8 @@ int pxp_wan_info_get(const char *ifname, struct pxp_wan_info *info);
 /*
  * A port with rx-vlan-offload on strips the 802.1Q tag before XDP runs (native and generic
  * alike), and the WAN program matches the tag in the frame: a tagged session turns it off.
- * *was_on says whether it was on, so that pxp_wan_vlan_strip_on() can put it back.
+ * Sets it on or off; *was_on (if not NULL) gets the state found, for putting it back.
  */
-int pxp_wan_vlan_strip_off(const char *ifname, bool *was_on);
-int pxp_wan_vlan_strip_on(const char *ifname);
+int pxp_wan_set_vlan_strip(const char *ifname, bool on, bool *was_on);
 
 #endif

@@ -59,11 +59,11 @@ ac_link_up() { ac_sessions | grep -q "pppd=alive iface=ppp0 local=$AC_IP remote=
 ac_pppd_gone() { ! ac_sessions | grep -q 'pppd=alive'; }
 
 ac_start() { # AUTH
-	local out cmd="pxp-ac stop >/dev/null; pxp-ac start --iface eth0 --auth $1 \
+	local out
+	out=$(gx "pxp-ac stop >/dev/null; pxp-ac start --iface eth0 --auth $1 \
 		--user $USER_NAME --password $PASSWORD --local $AC_IP --pool $CLIENT_IP \
 		--dns $DNS1 --dns2 $DNS2 --ac-name $AC_NAME --lcp-echo-interval 1 \
-		--lcp-echo-failure 3"
-	out=$(gx "$cmd" 2>&1) || fail "pxp-ac start failed: $out"
+		--lcp-echo-failure 3" 2>&1) || fail "pxp-ac start failed: $out"
 }
 
 # Ends what a case left running, gracefully first, on both sides.
