@@ -36,7 +36,8 @@ AC_LOG=/run/pxp/ac/ac/pppd.log
 SETUP_RUNS=5
 export PXG_BOOT_TIMEOUT=${PXG_BOOT_TIMEOUT:-240}
 
-xp() { in_ns "$NS" env PPPOE_XP_RUN_DIR="$RUN" "$B" "$@"; }
+# PXP_TIMEOUT=SECS bounds one call (timeout, exit 124): no watchdog subshell (tests/netns/lib.sh).
+xp() { in_ns "$NS" env PPPOE_XP_RUN_DIR="$RUN" ${PXP_TIMEOUT:+timeout "$PXP_TIMEOUT"} "$B" "$@"; }
 gx() { guest_exec "$GUEST" "$@"; }
 
 # json_get KEY...: a field of `status --json` (nested keys in order), or nothing.
@@ -210,10 +211,8 @@ test_ac_ends() {
 	local pid rc
 	reset
 	ac_start pap || return 1
-	# timeout, not a watchdog subshell: one killed right after its fork ran this script's
-	# EXIT trap (tests/netns/lib.sh, cleanup).
-	in_ns "$NS" timeout 60 env PPPOE_XP_RUN_DIR="$RUN" "$B" up "$TAP" --user "$USER_NAME" \
-		--password "$PASSWORD" --foreground >"$PXP_TMP/fg.out" 2>&1 &
+	PXP_TIMEOUT=60 xp up "$TAP" --user "$USER_NAME" --password "$PASSWORD" --foreground \
+		>"$PXP_TMP/fg.out" 2>&1 &
 	pid=$!
 	wait_for 30 client_is_up || fail "session did not come up: $(tr '\n' '|' <"$PXP_TMP/fg.out")" ||
 		return 1

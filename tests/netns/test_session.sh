@@ -25,7 +25,8 @@ SECRETS=$PXP_TMP/secrets
 SETUP_TARGET_MS=100
 RSS_TARGET_KB=8192
 
-client() { in_ns "$NS_ROUTER" env PPPOE_XP_RUN_DIR="$RUN_C" "$B" "$@"; }
+# PXP_TIMEOUT=SECS bounds one call (timeout, exit 124): no watchdog subshell (lib.sh cleanup).
+client() { in_ns "$NS_ROUTER" env PPPOE_XP_RUN_DIR="$RUN_C" ${PXP_TIMEOUT:+timeout "$PXP_TIMEOUT"} "$B" "$@"; }
 server() { in_ns "$NS_ISP" env PPPOE_XP_RUN_DIR="$RUN_S" "$B" "$@"; }
 
 # status_get ROLE KEY: a top-level field of `status` (ROLE client or server). The text form
@@ -171,10 +172,10 @@ test_echo_failure() {
 	reset
 	start_server pap || return 1
 	spid=$(status_get server pid)
-	# keepalive "1 3": dead about 4 s after the AC freezes; timeout only bounds a client that
-	# never notices (it then exits 124).
-	in_ns "$NS_ROUTER" timeout 15 env PPPOE_XP_RUN_DIR="$RUN_C" "$B" up wan0 --user alice \
-		--password secret1 --keepalive "1 3" --foreground >"$PXP_TMP/fg.out" 2>&1 &
+	# keepalive "1 3": dead about 4 s after the AC freezes; the timeout only bounds a client
+	# that never notices.
+	PXP_TIMEOUT=15 client up wan0 --user alice --password secret1 --keepalive "1 3" \
+		--foreground >"$PXP_TMP/fg.out" 2>&1 &
 	pid=$!
 	wait_for 5 client_is_up || fail "session did not come up" || return 1
 	kill -STOP "$spid"
