@@ -5,10 +5,15 @@
 #   ceiling           plain routing + NAT over an Ethernet WAN with TSO/GSO off
 #   pppoe-xp-MODE     pppoe-xp server at isp, pppoe-xp client at router, data path MODE
 #                     (xdp, afxdp, generic); NAT out of pxp0
+#   veth-hop          the ceiling routed through a veth pair at the router as through pxp0,
+#                     with XDP on its hidden end and on the WAN port that only rewrites the
+#                     Ethernet addresses and redirects (bench/veth_hop.bpf.c): no PPPoE, no
+#                     AC. What a veth session netdev costs by itself; NAT out of hop0
 # All topologies stay up together so that measurements interleave: drift from the other
 # jobs on this shared machine then falls on every case alike.
 
-HOST_CASES=(ceiling pppoe-xp-xdp pppoe-xp-afxdp pppoe-xp-generic)
+HOST_CASES=(ceiling veth-hop pppoe-xp-xdp pppoe-xp-afxdp pppoe-xp-generic)
+BENCH_VETH_HOP=$PXP_ROOT/build/bench/veth_hop
 HOST_USER=pxbench
 HOST_PASSWORD=pxb-secret-$$
 
@@ -45,6 +50,40 @@ host_setup_ceiling() {
 		return
 	}
 	CASE_MTU[$key]=1500
+	host_common "$key"
+}
+
+# The ceiling, with the router's IPv4 traffic to and from the WAN through hop0 as it goes
+# through pxp0 in the xdp case: same MTU, NOARP, GRO on the redirect targets (hop0, isp0).
+host_setup_veth_hop() {
+	local key=$1 isp_mac
+	[ -x "$BENCH_VETH_HOP" ] || {
+		case_unavailable "$key" "build/bench/veth_hop is not built"
+		return
+	}
+	topo_create plain || {
+		case_unavailable "$key" "topo_create plain failed"
+		return
+	}
+	ip -n "$NS_ROUTER" link add hop0 mtu 1492 type veth peer name hop0-x mtu 1492 &&
+		ip -n "$NS_ROUTER" link set hop0 arp off up &&
+		ip -n "$NS_ROUTER" link set hop0-x up &&
+		ip -n "$NS_ROUTER" addr add 100.64.0.1/32 dev hop0 &&
+		ip -n "$NS_ROUTER" route replace default dev hop0 src 100.64.0.1 &&
+		ip netns exec "$NS_ROUTER" nft delete table ip pxp_nat &&
+		topo_nat_out hop0 &&
+		ip netns exec "$NS_ROUTER" ethtool -K hop0 gro on >/dev/null &&
+		ip netns exec "$NS_ISP" ethtool -K isp0 gro on >/dev/null || {
+		case_unavailable "$key" "setting up hop0 failed"
+		return
+	}
+	isp_mac=$(ip netns exec "$NS_ISP" cat /sys/class/net/isp0/address)
+	ip netns exec "$NS_ROUTER" "$BENCH_VETH_HOP" wan0 hop0 hop0-x "$isp_mac" \
+		>"$PXP_TMP/${CASE_PREFIX[$key]}veth_hop.log" 2>&1 || {
+		case_unavailable "$key" "veth_hop failed: $(last_line "$PXP_TMP/${CASE_PREFIX[$key]}veth_hop.log")"
+		return
+	}
+	CASE_MTU[$key]=1492
 	host_common "$key"
 }
 
@@ -113,11 +152,11 @@ host_run() {
 		i=$((i + 1))
 		host_ns "$key"
 		progress "$key: set up"
-		if [ "$c" = ceiling ]; then
-			host_setup_ceiling "$key"
-		else
-			host_setup_pppoe "$key"
-		fi
+		case $c in
+		ceiling) host_setup_ceiling "$key" ;;
+		veth-hop) host_setup_veth_hop "$key" ;;
+		*) host_setup_pppoe "$key" ;;
+		esac
 	done
 	measure_matrix "${keys[@]}"
 }

@@ -6,7 +6,7 @@
 # with the run's metadata, and the report and chart must be written. No thresholds: only the
 # host ceiling, which needs no project code, must actually measure.
 #
-#   host:  lan - router - isp - net  x  ceiling, pppoe-xp-{xdp,afxdp,generic}
+#   host:  lan - router - isp - net  x  ceiling, veth-hop, pppoe-xp-{xdp,afxdp,generic}
 #   guest: qemu (TCG) x ceiling, kernel-pppoe, rp-pppoe, pppoe-xp, mixed
 #   bpf:   every XDP program in build/bpf/*.bpf.o
 . "$(dirname "$0")/lib.sh"
@@ -30,7 +30,7 @@ check_rows() {
 		specs = [("tcp", "upload", 1), ("tcp", "download", 1), ("tcp", "download", 4),
 		         ("udp", "upload", "64"), ("udp", "upload", "mtu"), ("ping", "idle", None),
 		         ("ping", "tcp-download-1", None)]
-		cases = {"host": ["ceiling", "pppoe-xp-xdp", "pppoe-xp-afxdp", "pppoe-xp-generic"],
+		cases = {"host": ["ceiling", "veth-hop", "pppoe-xp-xdp", "pppoe-xp-afxdp", "pppoe-xp-generic"],
 		         "guest": ["ceiling", "kernel-pppoe", "rp-pppoe", "pppoe-xp", "mixed"]}
 		def has(env, case, t, a, b):
 		    for r in rows:
