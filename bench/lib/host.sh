@@ -77,6 +77,20 @@ host_setup_veth_hop() {
 		case_unavailable "$key" "setting up hop0 failed"
 		return
 	}
+	# The MSS clamp pppoe-xp does in XDP: without it a download sends 1500-byte packets that
+	# hop_in cannot redirect into hop0 (MTU 1492), and the flow stalls unless the client
+	# happens to have learned the path MTU from an earlier upload.
+	ip netns exec "$NS_ROUTER" nft -f - <<-EOF || {
+		table inet pxp_mss {
+			chain forward {
+				type filter hook forward priority mangle; policy accept;
+				oifname "hop0" tcp flags syn tcp option maxseg size set rt mtu
+			}
+		}
+	EOF
+		case_unavailable "$key" "the MSS clamp rule failed"
+		return
+	}
 	isp_mac=$(ip netns exec "$NS_ISP" cat /sys/class/net/isp0/address)
 	ip netns exec "$NS_ROUTER" "$BENCH_VETH_HOP" wan0 hop0 hop0-x "$isp_mac" \
 		>"$PXP_TMP/${CASE_PREFIX[$key]}veth_hop.log" 2>&1 || {
