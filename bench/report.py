@@ -22,7 +22,7 @@ import tempfile
 
 # veth-hop: no PPPoE, only the veth session netdev's hop (bench/veth_hop.bpf.c): the bound.
 HOST_CASES = ["ceiling", "veth-hop", "pppoe-xp-xdp", "pppoe-xp-afxdp", "pppoe-xp-generic"]
-GUEST_CASES = ["ceiling", "kernel-pppoe", "rp-pppoe", "pppoe-xp", "mixed"]
+GUEST_CASES = ["ceiling", "veth-hop", "kernel-pppoe", "rp-pppoe", "pppoe-xp", "mixed"]
 PXP = ("pppoe-xp",)
 
 
@@ -172,9 +172,9 @@ def headline(out, rows):
     if not keys:
         return
     out.append("| TCP | host: best pppoe-xp mode / ceiling | host: veth hop alone / ceiling |"
-               " guest: kernel PPPoE / ceiling | guest: pppoe-xp / ceiling |"
-               " guest: pppoe-xp / kernel PPPoE |")
-    out.append("|---|---|---|---|---|---|")
+               " guest: kernel PPPoE / ceiling | guest: veth hop alone / ceiling |"
+               " guest: pppoe-xp / ceiling | guest: pppoe-xp / kernel PPPoE |")
+    out.append("|---|---|---|---|---|---|---|")
 
     def spread(cell, base):
         rr = round_ratios(cell, base)
@@ -198,9 +198,10 @@ def headline(out, rows):
         g = gc.get(k, {})
         gv = {c: (g[c].value if c in g else None) for c in GUEST_CASES}
         kx = ratio(gv["pppoe-xp"], gv["kernel-pppoe"])
-        out.append("| %s | %s | %s | %s | %s | %s |" % (
+        out.append("| %s | %s | %s | %s | %s | %s | %s |" % (
             label(k), best_text, hop_text,
             pct(ratio(gv["kernel-pppoe"], gv["ceiling"])),
+            pct(ratio(gv["veth-hop"], gv["ceiling"])),
             pct(ratio(gv["pppoe-xp"], gv["ceiling"])),
             "-" if kx is None else "%.2fx" % kx))
     out.append("")

@@ -5,6 +5,7 @@
 # Inside it the same lan - router - isp - net topology as on the host, once per case, all
 # up together and measured interleaved by the same lines as the host (bench/lib/measure.sh):
 #   ceiling       plain routing + NAT
+#   veth-hop      the ceiling through a veth pair at the router (bench/lib/host.sh says why)
 #   kernel-pppoe  pxp-ac (pppoe-server, pppd kernel mode) at isp, pxp-pppd-client at router
 #   rp-pppoe      rp-pppoe user mode on both ends (pxp-ac/pxp-pppd-client --mode user)
 #   pppoe-xp      pppoe-xp server at isp and client at router (build/ over 9p at /host)
@@ -12,7 +13,7 @@
 # The guest machinery and role commands are tests/interop/lib.sh and tests/interop/guest/.
 # Under TCG only ratios inside the guest mean anything.
 
-GUEST_CASES=(ceiling kernel-pppoe rp-pppoe pppoe-xp mixed)
+GUEST_CASES=(ceiling veth-hop kernel-pppoe rp-pppoe pppoe-xp mixed)
 GUEST_LIB=$PXP_ROOT/tests/interop/lib.sh
 GUEST_NAME=pxb$$g
 GUEST_USER=pxbench
@@ -151,9 +152,36 @@ guest_diagnose() {
 		pxp-ac status --instance ${p}ac 2>&1 | tail -n 40" >"$f" 2>&1
 }
 
+# The veth-hop case's additions to a plain topology, as host_setup_veth_hop makes them.
+guest_veth_hop_script() {
+	local p=$1
+	cat <<-EOF
+		set -e
+		ip -n ${p}router link add hop0 mtu 1492 type veth peer name hop0-x mtu 1492
+		ip -n ${p}router -batch - <<-'IP'
+			link set hop0 arp off up
+			link set hop0-x up
+			addr add 100.64.0.1/32 dev hop0
+			route replace default dev hop0 src 100.64.0.1
+		IP
+		ip netns exec ${p}router ethtool -K hop0 gro on
+		ip netns exec ${p}isp ethtool -K isp0 gro on
+		ip netns exec ${p}router nft -f - <<-'NFT'
+			table inet pxb_mss {
+				chain forward {
+					type filter hook forward priority mangle; policy accept;
+					oifname "hop0" tcp flags syn tcp option maxseg size set rt mtu
+				}
+			}
+		NFT
+		ip netns exec ${p}router /host/bench/veth_hop wan0 hop0 hop0-x \
+			\$(ip netns exec ${p}isp cat /sys/class/net/isp0/address)
+	EOF
+}
+
 guest_setup_case() {
 	local key=$1 c=${1#guest/} p=${CASE_PREFIX[$1]} mode=pppoe
-	[ "$c" = ceiling ] && mode=plain
+	[ "$c" = ceiling ] || [ "$c" = veth-hop ] && mode=plain
 	x_guest 60 "$(guest_topology_script "$p" "$mode")" >"$PXP_TMP/${p}topo.log" 2>&1 || {
 		case_unavailable "$key" "guest topology failed: $(last_line "$PXP_TMP/${p}topo.log")"
 		return
@@ -162,6 +190,18 @@ guest_setup_case() {
 	ceiling)
 		x_guest 30 "$(guest_nat_script "$p" wan0)" >/dev/null
 		guest_ready "$key" wan0
+		;;
+	veth-hop)
+		x_guest 10 "test -x /host/bench/veth_hop" || {
+			case_unavailable "$key" "build/bench/veth_hop is not built (or /host is not shared)"
+			return
+		}
+		x_guest 60 "$(guest_veth_hop_script "$p")" >"$PXP_TMP/${p}hop.log" 2>&1 || {
+			case_unavailable "$key" "setting up hop0 failed: $(last_line "$PXP_TMP/${p}hop.log")"
+			return
+		}
+		x_guest 30 "$(guest_nat_script "$p" hop0)" >/dev/null
+		guest_ready "$key" hop0
 		;;
 	kernel-pppoe | rp-pppoe)
 		local pmode=kernel

@@ -7,7 +7,7 @@
 # host ceiling, which needs no project code, must actually measure.
 #
 #   host:  lan - router - isp - net  x  ceiling, veth-hop, pppoe-xp-{xdp,afxdp,generic}
-#   guest: qemu (TCG) x ceiling, kernel-pppoe, rp-pppoe, pppoe-xp, mixed
+#   guest: qemu (TCG) x ceiling, veth-hop, kernel-pppoe, rp-pppoe, pppoe-xp, mixed
 #   bpf:   every XDP program in build/bpf/*.bpf.o
 . "$(dirname "$0")/lib.sh"
 
@@ -31,7 +31,7 @@ check_rows() {
 		         ("udp", "upload", "64"), ("udp", "upload", "mtu"), ("ping", "idle", None),
 		         ("ping", "tcp-download-1", None)]
 		cases = {"host": ["ceiling", "veth-hop", "pppoe-xp-xdp", "pppoe-xp-afxdp", "pppoe-xp-generic"],
-		         "guest": ["ceiling", "kernel-pppoe", "rp-pppoe", "pppoe-xp", "mixed"]}
+		         "guest": ["ceiling", "veth-hop", "kernel-pppoe", "rp-pppoe", "pppoe-xp", "mixed"]}
 		def has(env, case, t, a, b):
 		    for r in rows:
 		        if (r.get("env"), r.get("case"), r.get("test")) != (env, case, t):
