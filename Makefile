@@ -71,7 +71,8 @@ TEST_BINS := $(UNIT_BINS) $(BPF_TEST_BINS) $(TOOL_BINS)
 .PHONY: all
 all: $(BIN) $(BPF_OBJS) $(TEST_BINS)
 
-$(O)/bpf/%.bpf.o: bpf/%.bpf.c
+# bpf/ and the benchmark's bench/veth_hop.bpf.c alike.
+$(O)/%.bpf.o: %.bpf.c
 	$(call msg,BPF,$@)
 	@mkdir -p $(@D)
 	$(Q)$(CLANG) $(BPF_CFLAGS) -c $< -o $@

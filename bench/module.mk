@@ -3,16 +3,12 @@
 # The benchmark's compiled helpers, called by bench/run. They use libbpf only, not libpxp.a.
 #   bpf_ns    ns/packet of every XDP program in build/bpf/*.bpf.o (BPF_PROG_TEST_RUN); its
 #             object file comes from the top Makefile's $(O)/%.o rule
-#   veth_hop  loads bench/veth_hop.bpf.c for the veth-hop case; its BPF object stays out of
-#             build/bpf/ so that bpf_ns does not take it for a data path program
+#   veth_hop  loads bench/veth_hop.bpf.c for the veth-hop case; its BPF object (the top
+#             Makefile's $(O)/%.bpf.o rule) lands in build/bench/, out of build/bpf/, so that
+#             bpf_ns does not take it for a data path program
 BENCH_TOOLS := $(O)/bench/bpf_ns $(O)/bench/veth_hop
 
 all: $(BENCH_TOOLS)
-
-$(O)/bench/%.bpf.o: bench/%.bpf.c
-	$(call msg,BPF,$@)
-	@mkdir -p $(@D)
-	$(Q)$(CLANG) $(BPF_CFLAGS) -c $< -o $@
 
 $(O)/skel/veth_hop.skel.h: $(O)/bench/veth_hop.bpf.o
 	$(call msg,SKEL,$@)

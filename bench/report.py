@@ -23,7 +23,6 @@ import tempfile
 # veth-hop: no PPPoE, only the veth session netdev's hop (bench/veth_hop.bpf.c): the bound.
 HOST_CASES = ["ceiling", "veth-hop", "pppoe-xp-xdp", "pppoe-xp-afxdp", "pppoe-xp-generic"]
 GUEST_CASES = ["ceiling", "veth-hop", "kernel-pppoe", "rp-pppoe", "pppoe-xp", "mixed"]
-PXP = ("pppoe-xp",)
 
 
 def load(path):

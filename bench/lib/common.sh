@@ -73,3 +73,34 @@ progress() {
 last_line() {
 	grep -v '^[[:space:]]*$' "$1" 2>/dev/null | tail -n1 | cut -c1-200
 }
+
+# veth_hop_script PREFIX VETH_HOP: the sh script that turns PREFIX's plain topology into the
+# veth-hop case (bench/lib/host.sh says what it is), on the host and in the guest alike. NAT
+# is the caller's. The MSS clamp is the one pppoe-xp does in XDP: without it a download sends
+# 1500-byte packets that hop_in cannot redirect into hop0 (MTU 1492), and the flow stalls
+# unless the client still has the path MTU from an earlier upload.
+veth_hop_script() {
+	local p=$1 bin=$2
+	cat <<-EOF
+		set -e
+		ip -n ${p}router link add hop0 mtu 1492 type veth peer name hop0-x mtu 1492
+		ip -n ${p}router -batch - <<-'IP'
+			link set hop0 arp off up
+			link set hop0-x up
+			addr add 100.64.0.1/32 dev hop0
+			route replace default dev hop0 src 100.64.0.1
+		IP
+		ip netns exec ${p}router ethtool -K hop0 gro on
+		ip netns exec ${p}isp ethtool -K isp0 gro on
+		ip netns exec ${p}router nft -f - <<-'NFT'
+			table inet pxb_mss {
+				chain forward {
+					type filter hook forward priority mangle; policy accept;
+					oifname "hop0" tcp flags syn tcp option maxseg size set rt mtu
+				}
+			}
+		NFT
+		ip netns exec ${p}router $bin wan0 hop0 hop0-x \
+			\$(ip netns exec ${p}isp cat /sys/class/net/isp0/address)
+	EOF
+}

@@ -152,36 +152,9 @@ guest_diagnose() {
 		pxp-ac status --instance ${p}ac 2>&1 | tail -n 40" >"$f" 2>&1
 }
 
-# The veth-hop case's additions to a plain topology, as host_setup_veth_hop makes them.
-guest_veth_hop_script() {
-	local p=$1
-	cat <<-EOF
-		set -e
-		ip -n ${p}router link add hop0 mtu 1492 type veth peer name hop0-x mtu 1492
-		ip -n ${p}router -batch - <<-'IP'
-			link set hop0 arp off up
-			link set hop0-x up
-			addr add 100.64.0.1/32 dev hop0
-			route replace default dev hop0 src 100.64.0.1
-		IP
-		ip netns exec ${p}router ethtool -K hop0 gro on
-		ip netns exec ${p}isp ethtool -K isp0 gro on
-		ip netns exec ${p}router nft -f - <<-'NFT'
-			table inet pxb_mss {
-				chain forward {
-					type filter hook forward priority mangle; policy accept;
-					oifname "hop0" tcp flags syn tcp option maxseg size set rt mtu
-				}
-			}
-		NFT
-		ip netns exec ${p}router /host/bench/veth_hop wan0 hop0 hop0-x \
-			\$(ip netns exec ${p}isp cat /sys/class/net/isp0/address)
-	EOF
-}
-
 guest_setup_case() {
 	local key=$1 c=${1#guest/} p=${CASE_PREFIX[$1]} mode=pppoe
-	[ "$c" = ceiling ] || [ "$c" = veth-hop ] && mode=plain
+	case $c in ceiling | veth-hop) mode=plain ;; esac
 	x_guest 60 "$(guest_topology_script "$p" "$mode")" >"$PXP_TMP/${p}topo.log" 2>&1 || {
 		case_unavailable "$key" "guest topology failed: $(last_line "$PXP_TMP/${p}topo.log")"
 		return
@@ -196,7 +169,7 @@ guest_setup_case() {
 			case_unavailable "$key" "build/bench/veth_hop is not built (or /host is not shared)"
 			return
 		}
-		x_guest 60 "$(guest_veth_hop_script "$p")" >"$PXP_TMP/${p}hop.log" 2>&1 || {
+		x_guest 60 "$(veth_hop_script "$p" /host/bench/veth_hop)" >"$PXP_TMP/${p}hop.log" 2>&1 || {
 			case_unavailable "$key" "setting up hop0 failed: $(last_line "$PXP_TMP/${p}hop.log")"
 			return
 		}

@@ -56,7 +56,7 @@ host_setup_ceiling() {
 # The ceiling, with the router's IPv4 traffic to and from the WAN through hop0 as it goes
 # through pxp0 in the xdp case: same MTU, NOARP, GRO on the redirect targets (hop0, isp0).
 host_setup_veth_hop() {
-	local key=$1 isp_mac
+	local key=$1 log=$PXP_TMP/${CASE_PREFIX[$1]}veth_hop.log
 	[ -x "$BENCH_VETH_HOP" ] || {
 		case_unavailable "$key" "build/bench/veth_hop is not built"
 		return
@@ -65,36 +65,10 @@ host_setup_veth_hop() {
 		case_unavailable "$key" "topo_create plain failed"
 		return
 	}
-	ip -n "$NS_ROUTER" link add hop0 mtu 1492 type veth peer name hop0-x mtu 1492 &&
-		ip -n "$NS_ROUTER" link set hop0 arp off up &&
-		ip -n "$NS_ROUTER" link set hop0-x up &&
-		ip -n "$NS_ROUTER" addr add 100.64.0.1/32 dev hop0 &&
-		ip -n "$NS_ROUTER" route replace default dev hop0 src 100.64.0.1 &&
+	sh -c "$(veth_hop_script "${CASE_PREFIX[$key]}" "$BENCH_VETH_HOP")" >"$log" 2>&1 &&
 		ip netns exec "$NS_ROUTER" nft delete table ip pxp_nat &&
-		topo_nat_out hop0 &&
-		ip netns exec "$NS_ROUTER" ethtool -K hop0 gro on >/dev/null &&
-		ip netns exec "$NS_ISP" ethtool -K isp0 gro on >/dev/null || {
-		case_unavailable "$key" "setting up hop0 failed"
-		return
-	}
-	# The MSS clamp pppoe-xp does in XDP: without it a download sends 1500-byte packets that
-	# hop_in cannot redirect into hop0 (MTU 1492), and the flow stalls unless the client
-	# happens to have learned the path MTU from an earlier upload.
-	ip netns exec "$NS_ROUTER" nft -f - <<-EOF || {
-		table inet pxp_mss {
-			chain forward {
-				type filter hook forward priority mangle; policy accept;
-				oifname "hop0" tcp flags syn tcp option maxseg size set rt mtu
-			}
-		}
-	EOF
-		case_unavailable "$key" "the MSS clamp rule failed"
-		return
-	}
-	isp_mac=$(ip netns exec "$NS_ISP" cat /sys/class/net/isp0/address)
-	ip netns exec "$NS_ROUTER" "$BENCH_VETH_HOP" wan0 hop0 hop0-x "$isp_mac" \
-		>"$PXP_TMP/${CASE_PREFIX[$key]}veth_hop.log" 2>&1 || {
-		case_unavailable "$key" "veth_hop failed: $(last_line "$PXP_TMP/${CASE_PREFIX[$key]}veth_hop.log")"
+		topo_nat_out hop0 || {
+		case_unavailable "$key" "setting up hop0 failed: $(last_line "$log")"
 		return
 	}
 	CASE_MTU[$key]=1492
