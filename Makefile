@@ -43,8 +43,31 @@ PKG_LIBS := $(shell PKG_CONFIG_SYSROOT_DIR=$(SYSROOT) $(PKG_CONFIG) --libs $(PKG
 
 WARNINGS := -Wall -Wextra -Werror
 CFLAGS ?= -O2 -g
-ALL_CFLAGS := -std=gnu11 $(WARNINGS) $(CFLAGS) $(if $(SYSROOT),--sysroot=$(SYSROOT)) \
-	-Iinclude -Ipppoe -Iuser -Ibpf -I$(O)/skel $(PKG_CFLAGS) -MMD -MP
+# The include path of each room (see user/README.md): a room sees its own headers and those
+# of the rooms it may use, so an include the wrong way fails the build. Directions:
+# cli -> shell -> datapath -> engine, every room of user/ -> common; pppoe/ (the pure
+# protocol cores) and include/ (wire formats and map layouts) are open to every room that
+# needs them; pppoe/ itself sees only include/. tests/ and bench/ see everything.
+INC_pppoe := -Iinclude -Ipppoe
+INC_common := -Iinclude -Iuser/common
+INC_engine := -Iuser/datapath/engine -Ibpf $(INC_common)
+INC_datapath := -Iuser/datapath $(INC_engine) -I$(O)/skel
+INC_shell := -Iuser/shell -Ipppoe $(INC_datapath)
+INC_cli := -Iuser/cli $(INC_shell)
+INC_all := $(INC_cli)
+ROOMS := pppoe common engine datapath shell cli
+
+ROOM_INC = $(INC_all)
+$(O)/pppoe/%.o: ROOM_INC = $(INC_pppoe)
+$(O)/user/common/%.o: ROOM_INC = $(INC_common)
+$(O)/user/datapath/engine/%.o: ROOM_INC = $(INC_engine)
+$(O)/user/datapath/%.o: ROOM_INC = $(INC_datapath)
+$(O)/user/shell/%.o: ROOM_INC = $(INC_shell)
+$(O)/user/cli/%.o: ROOM_INC = $(INC_cli)
+
+BASE_CFLAGS := -std=gnu11 $(WARNINGS) $(CFLAGS) $(if $(SYSROOT),--sysroot=$(SYSROOT)) \
+	$(PKG_CFLAGS) -MMD -MP
+ALL_CFLAGS = $(BASE_CFLAGS) $(ROOM_INC)
 LDLIBS := $(PKG_LIBS) -lelf -lz -lpthread
 
 # clang -target bpf does not search the host's multiarch include directory for <asm/...>.
@@ -53,7 +76,7 @@ BPF_SYS_INCLUDES := $(shell $(CLANG) -v -E - </dev/null 2>&1 | \
 BPF_CFLAGS := -g -O2 -target bpf $(WARNINGS) -Iinclude -Ibpf $(BPF_SYS_INCLUDES) -MMD -MP
 
 PPPOE_SRCS := $(wildcard pppoe/*.c)
-USER_SRCS := $(filter-out user/main.c,$(wildcard user/*.c))
+USER_SRCS := $(filter-out user/cli/main.c,$(wildcard user/*/*.c user/*/*/*.c))
 LIB_OBJS := $(patsubst %.c,$(O)/%.o,$(PPPOE_SRCS) $(USER_SRCS))
 LIB := $(O)/libpxp.a
 BIN := $(O)/pppoe-xp
@@ -92,7 +115,7 @@ $(LIB): $(LIB_OBJS)
 	$(call msg,AR,$@)
 	$(Q)rm -f $@ && ar rcs $@ $^
 
-$(BIN): $(O)/user/main.o $(LIB)
+$(BIN): $(O)/user/cli/main.o $(LIB)
 	$(call msg,LD,$@)
 	$(Q)$(CC) $(ALL_CFLAGS) $^ $(LDLIBS) -o $@
 
@@ -101,12 +124,13 @@ $(O)/tests/%: $(O)/tests/%.o $(LIB)
 	$(Q)$(CC) $(ALL_CFLAGS) $^ $(LDLIBS) -o $@
 
 # Fuzzers: the pure protocol cores rebuilt with sanitizers; libFuzzer from clang.
+# They see the pure rooms only: pppoe/, user/common/ and the engine's transforms.
 FUZZ_CFLAGS := -std=gnu11 -g -O1 -fsanitize=fuzzer,address,undefined \
-	-fno-sanitize-recover=undefined -Iinclude -Ipppoe -Ibpf $(PKG_CFLAGS)
-FUZZ_LIB_SRCS := $(PPPOE_SRCS)
+	-fno-sanitize-recover=undefined $(INC_pppoe) $(INC_engine) $(PKG_CFLAGS)
+FUZZ_LIB_SRCS := $(PPPOE_SRCS) $(wildcard user/common/*.c)
 
-$(O)/tests/fuzz/%: tests/fuzz/%.c $(FUZZ_LIB_SRCS) $(wildcard pppoe/*.h include/*.h tests/fuzz/*.h tests/unit/*.h user/*.h) \
-	$(wildcard user/*.c)
+$(O)/tests/fuzz/%: tests/fuzz/%.c $(FUZZ_LIB_SRCS) $(wildcard pppoe/*.h include/*.h bpf/lib/*.h \
+	tests/fuzz/*.h tests/unit/*.h user/common/*.h user/datapath/engine/*.h)
 	$(call msg,FUZZ,$@)
 	@mkdir -p $(@D)
 	$(Q)$(CLANG) $(FUZZ_CFLAGS) $< $(FUZZ_LIB_SRCS) $(PKG_LIBS) -o $@
@@ -138,11 +162,11 @@ deps:
 .PHONY: check check-fast demo bench
 check: deps
 	$(Q)$(MAKE) --no-print-directory all $(FUZZ_BINS)
-	$(Q)tests/run.sh format unit fuzz bpf netns interop
+	$(Q)tests/run.sh format rooms unit fuzz bpf netns interop
 
 check-fast: deps
 	$(Q)$(MAKE) --no-print-directory all
-	$(Q)tests/run.sh unit bpf
+	$(Q)tests/run.sh rooms unit bpf
 
 demo: deps
 	$(Q)$(MAKE) --no-print-directory all
@@ -152,11 +176,16 @@ bench: deps
 	$(Q)$(MAKE) --no-print-directory all
 	$(Q)bench/run $(BENCH_ARGS)
 
-.PHONY: check-unit check-fuzz check-bpf check-netns check-interop check-format
-check-unit check-bpf check-netns check-interop check-format: all
+.PHONY: check-unit check-fuzz check-bpf check-netns check-interop check-format check-rooms
+check-unit check-bpf check-netns check-interop check-format check-rooms: all
 	$(Q)tests/run.sh $(patsubst check-%,%,$@)
 check-fuzz: $(FUZZ_BINS)
 	$(Q)tests/run.sh fuzz
+
+# The include flags of one room, for tests/rooms.sh: make -s room-flags ROOM=datapath
+.PHONY: room-flags
+room-flags:
+	@echo $(BASE_CFLAGS) $(INC_$(ROOM))
 
 .PHONY: format
 format:

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * Map layouts of the express data path, shared by the XDP programs (bpf/xdp_wan.bpf.c,
- * bpf/xdp_session.bpf.c) and userspace (user/datapath.c, the AF_XDP engine).
+ * bpf/xdp_session.bpf.c) and userspace (user/datapath/datapath.c, the AF_XDP engine).
  * Fixed-width fields only; every struct is size-checked.
  *
  * Maps (declared in bpf/lib/pxp_maps.bpf.h, shared by both programs: userspace loads the

@@ -7,7 +7,7 @@
 # A program that exits non-zero without a FAIL line, or that reports nothing, counts as a
 # failure of its own. Ends with the line "N passed, N failed, N skipped"; exits 1 on failure.
 #
-# usage: tests/run.sh TIER...   (format unit fuzz bpf netns interop)
+# usage: tests/run.sh TIER...   (format rooms unit fuzz bpf netns interop)
 set -u
 cd "$(dirname "$0")/.." || exit 2
 
@@ -58,6 +58,11 @@ tier_format() {
 		echo "FAIL format/clang-format: not formatted (run make format): $bad" | tee -a "$LOG"
 		failed=$((failed + 1))
 	fi
+}
+
+# Who may include whom (user/README.md), checked against the Makefile's include paths.
+tier_rooms() {
+	run_one rooms 120 tests/rooms.sh
 }
 
 tier_unit() {
@@ -113,7 +118,7 @@ tier_interop() {
 
 for tier in "$@"; do
 	case $tier in
-	format | unit | fuzz | bpf | netns | interop) "tier_$tier" ;;
+	format | rooms | unit | fuzz | bpf | netns | interop) "tier_$tier" ;;
 	*)
 		echo "tests/run.sh: unknown tier '$tier' (format unit fuzz bpf netns interop)" >&2
 		exit 2

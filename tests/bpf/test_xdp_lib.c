@@ -9,9 +9,9 @@
 #include <stdio.h>
 
 #include "xdp_cases.h"
-#include "../../bpf/lib/pxp_encap.h"
-#include "../../bpf/lib/pxp_mss.h"
-#include "../../bpf/lib/pxp_parse.h"
+#include "lib/pxp_encap.h"
+#include "lib/pxp_mss.h"
+#include "lib/pxp_parse.h"
 
 #define HEADROOM 256
 

@@ -1,14 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The AF_XDP engine's in-place decap and encap (user/engine_xform.h, built on the same
- * bpf/lib parsers as the XDP programs) on arbitrary frames: whatever the bytes, the result
+ * The AF_XDP engine's in-place decap and encap (user/datapath/engine/engine_xform.h, built on the
+ * same bpf/lib parsers as the XDP programs) on arbitrary frames: whatever the bytes, the result
  * must stay inside the buffer and its headroom. The first input bytes pick the session.
  */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../user/engine_xform.h"
+#include "engine_xform.h"
 
 #define HEADROOM  256
 #define FRAME_MAX 4096

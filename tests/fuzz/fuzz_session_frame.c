@@ -1,15 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * libFuzzer harness for the control plane's PPPoE session-frame parser (user/): any bytes
- * either parse into a payload inside the frame or are dropped with a named reason; a
- * parsed frame rebuilt from its fields parses back to the same fields.
+ * libFuzzer harness for the control plane's PPPoE session-frame parser (pppoe/session_frame.c): any
+ * bytes either parse into a payload inside the frame or are dropped with a named reason; a parsed
+ * frame rebuilt from its fields parses back to the same fields.
  */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
-/* The fuzz build compiles pppoe/ only; this parser lives with the daemon. */
-#include "../../user/session_frame.c"
+#include "session_frame.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * libFuzzer harness for the `stats` snapshot parser (user/stats_report.c): any bytes are
+ * libFuzzer harness for the `stats` snapshot parser (user/common/stats_report.c): any bytes are
  * either refused or parse into a snapshot that writes back and parses to the same one; the
  * views of a parsed snapshot render without faults.
  */
@@ -10,9 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* The fuzz build compiles pppoe/ only; this parser and its writer live with the CLI. */
-#include "../../user/stats_report.c"
-#include "../../user/status.c"
+#include "stats_report.h"
 
 static struct stats_snapshot a, b;
 

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# Mode afxdp through the data path's public interface (user/datapath.h): the router end is
+# Mode afxdp through the data path's public interface (user/datapath/datapath.h): the router end is
 # tests/tools/dp_static_session --mode afxdp (pxp_dp_attach, pxp_dp_session_add create pxp0
 # and start the AF_XDP engine), the ISP end the same tool in mode xdp.
 #

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Test tool: one end of a static PPPoE session through the express data path, without a
- * control plane. Loads the data path's XDP programs (user/dp_load.h), writes the session
+ * control plane. Loads the data path's XDP programs (user/datapath/dp_load.h), writes the session
  * record, attaches the programs to the WAN port and to the hidden peer of an existing veth
  * pair (the test creates pxp0 and its peer), and in mode afxdp runs the AF_XDP engine.
  * Runs until SIGTERM/SIGINT, then detaches everything and prints the counters:

@@ -7,6 +7,7 @@
 
 #include "check.h"
 #include "config.h"
+#include "mac.h"
 
 #define ARGC(a) ((int)(sizeof(a) / sizeof((a)[0])) - 1)
 
@@ -40,7 +41,7 @@ TEST(up_options_after_iface)
 			 "generic",
 			 "--defaultroute",
 			 NULL };
-	struct up_options o;
+	struct client_settings o;
 
 	CHECK_EQ(config_parse_up(ARGC(argv), argv, &o), 0);
 	CHECK(!strcmp(o.iface, "eth0"));
@@ -63,14 +64,14 @@ TEST(up_options_after_iface)
 	CHECK_EQ(o.host_uniq[1], 0xb2);
 	CHECK_EQ(o.common.mode, PXP_DP_GENERIC);
 	CHECK(!strcmp(o.ifname, "pxp0"));
-	up_options_wipe(&o);
+	client_settings_wipe(&o);
 	CHECK_EQ(o.password[0], 0);
 }
 
 TEST(up_defaults)
 {
 	char *argv[] = { "up", "wan", NULL };
-	struct up_options o;
+	struct client_settings o;
 
 	CHECK_EQ(config_parse_up(ARGC(argv), argv, &o), 0);
 	CHECK_EQ(o.common.keepalive_interval_s, PXP_DEFAULT_KEEPALIVE_INTERVAL_S);
@@ -82,7 +83,7 @@ TEST(up_defaults)
 
 static int parse_up(char **argv, int argc)
 {
-	struct up_options o;
+	struct client_settings o;
 
 	return config_parse_up(argc, argv, &o);
 }
@@ -129,7 +130,7 @@ TEST(server_pool_skips_local_and_ends)
 	char *argv[] = { "server",	  "isp0",     "--local", "100.64.1.1", "--pool",
 			 "100.64.1.0/29", "--dns",    "9.9.9.9", "--dns",      "1.1.1.1",
 			 "--auth",	  "mschapv2", NULL };
-	struct server_options o;
+	struct server_settings o;
 
 	CHECK_EQ(config_parse_server(ARGC(argv), argv, &o), 0);
 	/* .0 is the network, .7 the broadcast, .1 our own address. */
@@ -153,7 +154,7 @@ TEST(server_rejections)
 			 "--dns",	"8.8.8.8", NULL };
 	char *auth[] = { "server",	"isp0",	  "--local", "10.0.0.1", "--pool",
 			 "10.0.0.0/24", "--auth", "eap",     NULL };
-	struct server_options o;
+	struct server_settings o;
 
 	CHECK_EQ(config_parse_server(ARGC(no_local), no_local, &o), -EINVAL);
 	CHECK_EQ(config_parse_server(ARGC(host_bits), host_bits, &o), -EINVAL);
@@ -175,9 +176,9 @@ TEST(daemon_options_shared)
 	char *server_afxdp_cpus[] = { "server", "isp0",	       "--local", "10.0.0.1",
 				      "--pool", "10.0.0.0/24", "--mode",  "afxdp",
 				      "--cpus", "2",	       NULL };
-	const struct daemon_options *d[2];
-	struct server_options so;
-	struct up_options uo;
+	const struct daemon_settings *d[2];
+	struct server_settings so;
+	struct client_settings uo;
 
 	CHECK_EQ(config_parse_up(ARGC(up), up, &uo), 0);
 	CHECK_EQ(config_parse_server(ARGC(server), server, &so), 0);
@@ -192,7 +193,7 @@ TEST(daemon_options_shared)
 		CHECK(d[i]->ipv6 && d[i]->foreground);
 		CHECK_EQ(d[i]->log_level, PXP_LOG_DEBUG);
 	}
-	up_options_wipe(&uo);
+	client_settings_wipe(&uo);
 	CHECK_EQ(config_parse_up(ARGC(up_afxdp_cpus), up_afxdp_cpus, &uo), -EINVAL);
 	CHECK_EQ(config_parse_server(ARGC(server_afxdp_cpus), server_afxdp_cpus, &so), -EINVAL);
 }
@@ -209,9 +210,9 @@ TEST(small_parsers)
 	CHECK_EQ(config_parse_uint("-1", 0, 100, &v), -EINVAL);
 	CHECK_EQ(config_parse_uint("101", 0, 100, &v), -EINVAL);
 	CHECK_EQ(config_parse_uint("99999999999999999999", 0, 100, &v), -EINVAL);
-	CHECK_EQ(config_parse_mac("AA:bb:0c:00:00:01", mac), 0);
+	CHECK_EQ(pxp_mac_parse("AA:bb:0c:00:00:01", mac), 0);
 	CHECK_EQ(mac[0], 0xaa);
-	CHECK_EQ(config_parse_mac("aa:bb:cc:dd:ee:ff:00", mac), -EINVAL);
+	CHECK_EQ(pxp_mac_parse("aa:bb:cc:dd:ee:ff:00", mac), -EINVAL);
 	CHECK_EQ(config_parse_hex("deadbeef", hex, sizeof(hex), &len), 0);
 	CHECK_EQ(len, 4);
 	CHECK_EQ(config_parse_hex("deadbeef00", hex, sizeof(hex), &len), -EINVAL);

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-/* The AF_XDP engine's per-worker buffer cache (user/xsk_frames.h). */
+/* The AF_XDP engine's per-worker buffer cache (user/datapath/engine/xsk_frames.h). */
 #include <errno.h>
 #include <stdbool.h>
 

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The AF_XDP engine's in-place transforms (user/engine_xform.h) on frames laid out as in a
- * UMEM frame: headroom, then the frame. Expected headers are written out byte by byte.
+ * The AF_XDP engine's in-place transforms (user/datapath/engine/engine_xform.h) on frames laid out
+ * as in a UMEM frame: headroom, then the frame. Expected headers are written out byte by byte.
  */
 #include <arpa/inet.h>
 #include <stdbool.h>

@@ -9,9 +9,9 @@
 #ifndef PXP_SERVER_H
 #define PXP_SERVER_H
 
-#include "config.h"
+#include "settings.h"
 
 /* Runs the server; returns an enum pxp_exit code. notify_fd as for client_run(). */
-int server_run(struct server_options *o, int notify_fd);
+int server_run(struct server_settings *o, int notify_fd);
 
 #endif

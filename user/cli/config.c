@@ -11,23 +11,11 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "mac.h"
 #include "pxp_maps.h"
+#include "run_dir.h"
 
 #define MAX_VLAN_ID 4094
-
-const char *pxp_run_dir(void)
-{
-	const char *dir = getenv(PXP_RUN_DIR_ENV);
-
-	return dir && dir[0] == '/' ? dir : PXP_RUN_DIR;
-}
-
-int pxp_run_dir_create(void)
-{
-	if (mkdir(pxp_run_dir(), 0700) && errno != EEXIST)
-		return -errno;
-	return 0;
-}
 
 int config_parse_uint(const char *s, unsigned int min, unsigned int max, unsigned int *out)
 {
@@ -41,21 +29,6 @@ int config_parse_uint(const char *s, unsigned int min, unsigned int max, unsigne
 	if (errno || *end || v < min || v > max)
 		return -EINVAL;
 	*out = (unsigned int)v;
-	return 0;
-}
-
-int config_parse_mac(const char *s, uint8_t mac[PXP_ETH_ALEN])
-{
-	unsigned int b[PXP_ETH_ALEN];
-	char tail;
-	int i;
-
-	if (sscanf(s, "%2x:%2x:%2x:%2x:%2x:%2x%c", &b[0], &b[1], &b[2], &b[3], &b[4], &b[5],
-		   &tail) != PXP_ETH_ALEN ||
-	    strlen(s) != 17)
-		return -EINVAL;
-	for (i = 0; i < PXP_ETH_ALEN; i++)
-		mac[i] = (uint8_t)b[i];
 	return 0;
 }
 
@@ -158,7 +131,7 @@ static int take_iface(int argc, char **argv, char iface[IF_NAMESIZE], bool optio
 }
 
 /* Reads the first line of F; the file should be readable by root only. */
-static int read_password_file(const char *path, struct up_options *o)
+static int read_password_file(const char *path, struct client_settings *o)
 {
 	char line[PPP_SECRET_MAX + 2];
 	size_t n;
@@ -278,7 +251,7 @@ enum {
 	OPT_CPUS,
 };
 
-/* The options of struct daemon_options, in both up's and server's getopt tables. */
+/* The options of struct daemon_settings, in both up's and server's getopt tables. */
 /* clang-format off */
 #define DAEMON_SHORTOPTS "s:k:v:f"
 #define DAEMON_LONGOPTS \
@@ -292,7 +265,7 @@ enum {
 	{ "debug", no_argument, NULL, OPT_DEBUG }
 /* clang-format on */
 
-static void daemon_defaults(struct daemon_options *d)
+static void daemon_defaults(struct daemon_settings *d)
 {
 	d->keepalive_interval_s = PXP_DEFAULT_KEEPALIVE_INTERVAL_S;
 	d->keepalive_failures = PXP_DEFAULT_KEEPALIVE_FAILURES;
@@ -301,7 +274,7 @@ static void daemon_defaults(struct daemon_options *d)
 }
 
 /* One getopt result c: 0 if it was a daemon option and is stored, 1 if it is not one. */
-static int parse_daemon_option(int c, const char *arg, struct daemon_options *d)
+static int parse_daemon_option(int c, const char *arg, struct daemon_settings *d)
 {
 	unsigned int v;
 
@@ -335,14 +308,14 @@ static int parse_daemon_option(int c, const char *arg, struct daemon_options *d)
 
 /* The interface and the checks across daemon options, once all options are read. */
 static int finish_daemon_options(int argc, char **argv, char iface[IF_NAMESIZE],
-				 const struct daemon_options *d)
+				 const struct daemon_settings *d)
 {
 	int err = take_iface(argc, argv, iface, false);
 
 	return err ?: check_cpus_mode(d->nr_cpus, d->mode);
 }
 
-int config_parse_up(int argc, char **argv, struct up_options *o)
+int config_parse_up(int argc, char **argv, struct client_settings *o)
 {
 	static const struct option longopts[] = {
 		{ "user", required_argument, NULL, 'u' },
@@ -413,7 +386,7 @@ int config_parse_up(int argc, char **argv, struct up_options *o)
 				return -EINVAL;
 			break;
 		case OPT_AC_MAC:
-			if (config_parse_mac(optarg, o->ac_mac))
+			if (pxp_mac_parse(optarg, o->ac_mac))
 				return bad("--ac-mac", optarg,
 					   "expected a MAC like 02:00:00:00:00:01");
 			o->match_ac_mac = true;
@@ -493,12 +466,6 @@ int config_parse_up(int argc, char **argv, struct up_options *o)
 	return 0;
 }
 
-void up_options_wipe(struct up_options *o)
-{
-	explicit_bzero(o->password, sizeof(o->password));
-	o->password_len = 0;
-}
-
 static int parse_auth(const char *s, enum ppp_auth_proto *auth)
 {
 	if (!strcmp(s, "pap"))
@@ -524,7 +491,7 @@ static int parse_ipv4(const char *opt, const char *s, uint32_t *out)
 	return 0;
 }
 
-static int parse_pool(const char *s, struct server_options *o)
+static int parse_pool(const char *s, struct server_settings *o)
 {
 	unsigned int prefix;
 	uint32_t net, mask, first, last;
@@ -545,7 +512,7 @@ static int parse_pool(const char *s, struct server_options *o)
 	return 0;
 }
 
-int config_parse_server(int argc, char **argv, struct server_options *o)
+int config_parse_server(int argc, char **argv, struct server_settings *o)
 {
 	static const struct option longopts[] = {
 		{ "local", required_argument, NULL, OPT_LOCAL },

@@ -17,7 +17,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "datapath.h"
+#include "dp_stats.h"
 
 /* Session netdevs listed per snapshot (a server may hold more sessions: the first ones). */
 #define STATS_MAX_NETDEVS 64

@@ -62,7 +62,7 @@ struct srv_session {
 };
 
 struct server {
-	struct server_options *o;
+	struct server_settings *o;
 	struct ev_loop loop;
 	struct raw_socket disc_sock, sess_sock;
 	struct ev_handler disc_handler, sess_handler;
@@ -798,7 +798,7 @@ static void remove_stale_session_netdevs(void)
 
 static int setup(struct server *srv)
 {
-	struct server_options *o = srv->o;
+	struct server_settings *o = srv->o;
 	const char *services[1] = { o->common.service };
 	struct disc_ac_ops ops = {
 		.io = { .ctx = srv, .send = ac_send_cb, .random = pxp_random_fill },
@@ -905,7 +905,7 @@ static void teardown(struct server *srv)
 	ev_loop_close(&srv->loop);
 }
 
-int server_run(struct server_options *o, int notify_fd)
+int server_run(struct server_settings *o, int notify_fd)
 {
 	struct server *srv = calloc(1, sizeof(*srv));
 	char msg[DAEMON_MESSAGE_MAX];

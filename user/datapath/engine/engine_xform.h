@@ -14,9 +14,9 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "../bpf/lib/pxp_encap.h"
-#include "../bpf/lib/pxp_mss.h"
-#include "../bpf/lib/pxp_parse.h"
+#include "lib/pxp_encap.h"
+#include "lib/pxp_mss.h"
+#include "lib/pxp_parse.h"
 #include "pxp_maps.h"
 
 #define ENGINE_XFORM_OK PXP_CNT__MAX

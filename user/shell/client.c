@@ -23,9 +23,11 @@
 #include "discovery.h"
 #include "event_loop.h"
 #include "log.h"
+#include "mac.h"
 #include "netlink.h"
 #include "ppp.h"
 #include "random.h"
+#include "run_dir.h"
 #include "raw_socket.h"
 #include "session_frame.h"
 #include "stats_report.h"
@@ -49,7 +51,7 @@ static const char *const phase_names[] = {
 };
 
 struct client {
-	struct up_options *o;
+	struct client_settings *o;
 	struct ev_loop loop;
 	struct raw_socket disc_sock, sess_sock;
 	struct ev_handler disc_handler, sess_handler;
@@ -158,8 +160,8 @@ static void close_stale_session(struct client *c)
 	n = fscanf(f, "session_id %u ac_mac %31s local_mac %31s", &sid, ac_text, local_text);
 	fclose(f);
 	unlink(path);
-	if (n != 3 || sid == 0 || sid >= 0xffff || config_parse_mac(ac_text, ac_mac) ||
-	    config_parse_mac(local_text, local_mac)) {
+	if (n != 3 || sid == 0 || sid >= 0xffff || pxp_mac_parse(ac_text, ac_mac) ||
+	    pxp_mac_parse(local_text, local_mac)) {
 		pxp_warn("ignoring the unreadable session record %s", path);
 		return;
 	}
@@ -994,7 +996,7 @@ static uint64_t next_deadline(const struct client *c)
 
 static int open_io(struct client *c)
 {
-	struct up_options *o = c->o;
+	struct client_settings *o = c->o;
 	int err;
 
 	err = raw_socket_open(&c->disc_sock, o->iface, PXP_ETH_P_PPP_DISC, o->common.vlan_id,
@@ -1095,7 +1097,7 @@ static int setup(struct client *c)
 	return PXP_EXIT_OK;
 }
 
-int client_run(struct up_options *o, int notify_fd)
+int client_run(struct client_settings *o, int notify_fd)
 {
 	struct client *c = calloc(1, sizeof(*c));
 	int code;
@@ -1132,7 +1134,7 @@ int client_run(struct up_options *o, int notify_fd)
 out:
 	close_all(c);
 	daemon_notify(&c->notify_fd, code ? code : PXP_EXIT_FATAL, "the daemon ended");
-	up_options_wipe(o);
+	client_settings_wipe(o);
 	explicit_bzero(c, sizeof(*c));
 	free(c);
 	return code;

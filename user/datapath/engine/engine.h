@@ -23,7 +23,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "datapath.h"
+#include "dp_stats.h"
 #include "pxp_maps.h"
 
 #define ENGINE_MAX_QUEUES PXP_MAX_RX_QUEUES

@@ -3,16 +3,17 @@
 #include "control.h"
 
 #include <dirent.h>
-#include <sys/epoll.h>
 #include <errno.h>
+#include <net/if.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/epoll.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/time.h>
 #include <unistd.h>
 
-#include "config.h"
+#include "run_dir.h"
 
 #define CONTROL_SUFFIX	      ".ctl"
 #define CONTROL_IO_TIMEOUT_MS 1000

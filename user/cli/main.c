@@ -19,6 +19,7 @@
 #include "discover.h"
 #include "event_loop.h"
 #include "log.h"
+#include "run_dir.h"
 #include "server.h"
 #include "stats_report.h"
 
@@ -46,11 +47,11 @@ static int report_outcome(const char *what, const struct daemon_report *r)
 static int cmd_up(int argc, char **argv)
 {
 	struct daemon_report report;
-	struct up_options o;
+	struct client_settings o;
 	int notify_fd = -1, err, code;
 
 	if (config_parse_up(argc, argv, &o)) {
-		up_options_wipe(&o);
+		client_settings_wipe(&o);
 		return PXP_EXIT_OPTION;
 	}
 	pxp_log_set_level(o.common.log_level);
@@ -58,24 +59,24 @@ static int cmd_up(int argc, char **argv)
 		err = daemon_fork(&notify_fd, &report);
 		if (err < 0) {
 			pxp_err("fork: %s", strerror(-err));
-			up_options_wipe(&o);
+			client_settings_wipe(&o);
 			return PXP_EXIT_FATAL;
 		}
 		if (err > 0) {
-			up_options_wipe(&o);
+			client_settings_wipe(&o);
 			return report_outcome("up", &report);
 		}
 	}
 	pxp_log_hook_libbpf();
 	code = client_run(&o, notify_fd);
-	up_options_wipe(&o);
+	client_settings_wipe(&o);
 	return code;
 }
 
 static int cmd_server(int argc, char **argv)
 {
 	struct daemon_report report;
-	struct server_options o;
+	struct server_settings o;
 	int notify_fd = -1, err;
 
 	if (config_parse_server(argc, argv, &o))

@@ -17,6 +17,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "dp_stats.h"
+
 enum pxp_dp_mode {
 	PXP_DP_AUTO,	/* pick from what the driver supports and the bench shows */
 	PXP_DP_XDP,	/* native XDP decap/encap in the kernel */
@@ -30,24 +32,6 @@ struct pxp_dp_session {
 	uint8_t peer_mac[6];	  /* the AC's MAC (client) or the client's MAC (server) */
 	uint16_t mtu;		  /* session MTU: the peer's negotiated MRU */
 	bool mss_clamp;		  /* clamp TCP MSS on SYNs to the session MTU, both ways */
-};
-
-/*
- * Per RX queue, in every mode: rx = frames the WAN program saw (control frames too),
- * tx = frames the stack sent out of the session netdevs, decap/encap = frames moved each
- * way (by the engine in mode afxdp). Drops are the programs' plus, in mode afxdp, the
- * engine's. drop_malformed: truncated headers, lying lengths, non-IP on pxp0.
- */
-struct pxp_dp_queue_stats {
-	uint64_t rx, tx, decap, encap;
-	uint64_t drop_malformed, drop_no_session, drop_too_big, drop_ring_full, drop_other;
-};
-
-#define PXP_DP_MAX_QUEUES 64
-
-struct pxp_dp_stats {
-	unsigned int nr_queues;
-	struct pxp_dp_queue_stats queue[PXP_DP_MAX_QUEUES];
 };
 
 struct pxp_dp;

@@ -8,13 +8,13 @@
 #ifndef PXP_CLIENT_H
 #define PXP_CLIENT_H
 
-#include "config.h"
+#include "settings.h"
 
 /*
  * Runs the client until it ends; returns an enum pxp_exit code. notify_fd, if >= 0, is
  * the readiness pipe of daemon_fork(): the outcome of the first attempt is reported there.
  * The password in o is wiped once the PPP link holds its copy.
  */
-int client_run(struct up_options *o, int notify_fd);
+int client_run(struct client_settings *o, int notify_fd);
 
 #endif

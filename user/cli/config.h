@@ -1,0 +1,70 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Command-line options of the daemon's subcommands, parsed and validated into one options
+ * struct per subcommand. Every rejection names the option and the bad value, e.g.
+ * "--mtu 1600: must be between 576 and 1500". Option names follow pppd and OpenWrt.
+ *
+ * Concurrency: called once at start-up.
+ */
+#ifndef PXP_CONFIG_H
+#define PXP_CONFIG_H
+
+#include <limits.h>
+#include <net/if.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "log.h"
+#include "settings.h"
+
+/* Defaults the parser fills in. */
+#define PXP_DEFAULT_SESSION_IFNAME	 "pxp0"
+#define PXP_DEFAULT_KEEPALIVE_INTERVAL_S 10
+#define PXP_DEFAULT_KEEPALIVE_FAILURES	 3
+#define PXP_DEFAULT_MAXFAIL		 10
+#define PXP_DEFAULT_HOLDOFF_S		 5
+#define PXP_MIN_MTU			 576
+
+struct down_options {
+	char iface[IF_NAMESIZE];
+};
+
+struct status_options {
+	char iface[IF_NAMESIZE]; /* "" = every running instance */
+	bool json;
+};
+
+/* pppoe-xp stats [IFACE] [--watch] [--interval SECONDS] [--json] */
+struct stats_options {
+	char iface[IF_NAMESIZE]; /* "" = every running instance (not with --watch) */
+	bool watch;
+	unsigned int interval_ms; /* between views with --watch */
+	bool json;
+};
+
+#define PXP_STATS_DEFAULT_INTERVAL_MS 1000
+
+struct discover_options {
+	char iface[IF_NAMESIZE];
+	unsigned int timeout_ms;
+	uint16_t vlan_id;
+};
+
+/* Each returns 0 or -EINVAL after logging what was wrong; argv[0] is the subcommand. */
+int config_parse_up(int argc, char **argv, struct client_settings *o);
+int config_parse_server(int argc, char **argv, struct server_settings *o);
+int config_parse_down(int argc, char **argv, struct down_options *o);
+int config_parse_status(int argc, char **argv, struct status_options *o);
+int config_parse_discover(int argc, char **argv, struct discover_options *o);
+int config_parse_stats(int argc, char **argv, struct stats_options *o);
+/* Seconds with up to three decimals ("0.5", "2") into ms within [min_ms, max_ms]. */
+int config_parse_seconds(const char *s, unsigned int min_ms, unsigned int max_ms, unsigned int *ms);
+
+/* Small validated parsers, exported for unit tests. 0 or -EINVAL. */
+int config_parse_uint(const char *s, unsigned int min, unsigned int max, unsigned int *out);
+int config_parse_hex(const char *s, uint8_t *out, size_t cap, size_t *len);
+int config_parse_cidr(const char *s, uint32_t *net_host_order, unsigned int *prefix);
+int config_parse_ifname(const char *s, char out[IF_NAMESIZE]);
+
+#endif

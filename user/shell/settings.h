@@ -1,0 +1,84 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * What the daemon is told to do: plain settings structs, filled in by whoever starts it (the
+ * CLI's option parser, a test, later netifd's handler) and validated there. The daemon reads
+ * them and never parses options itself.
+ */
+#ifndef PXP_SETTINGS_H
+#define PXP_SETTINGS_H
+
+#include <limits.h>
+#include <net/if.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "datapath.h"
+#include "discovery.h"
+#include "log.h"
+#include "ppp_types.h"
+
+#define PXP_MAX_DNS 2
+
+/* What the client and the server share. */
+struct daemon_settings {
+	char service[DISC_NAME_MAX + 1];   /* up: "" = any service; server: the one offered */
+	uint16_t vlan_id;		   /* 0 = untagged */
+	unsigned int keepalive_interval_s; /* 0 = no LCP echo */
+	unsigned int keepalive_failures;
+	bool ipv6;
+	bool foreground;
+	enum pxp_dp_mode mode;
+	unsigned int nr_cpus; /* spread decapsulation over CPUs 0..nr_cpus-1; 0 = off */
+	enum pxp_log_level log_level;
+};
+
+/* The client: one session on one WAN port (`pppoe-xp up IFACE ...`). */
+struct client_settings {
+	char iface[IF_NAMESIZE];
+	struct daemon_settings common;
+	char user[PPP_NAME_MAX + 1];
+	uint8_t password[PPP_SECRET_MAX]; /* wiped once the PPP link holds its copy */
+	size_t password_len;
+	char ac_name[DISC_NAME_MAX + 1]; /* "" = any AC */
+	bool match_ac_mac;
+	uint8_t ac_mac[PXP_ETH_ALEN];
+	uint8_t host_uniq[DISC_HOST_UNIQ_MAX];
+	size_t host_uniq_len;	      /* 0 = random */
+	unsigned int mtu;	      /* 0 = as negotiated (1492, or more with RFC 4638) */
+	unsigned int padi_attempts;   /* 0 = DISC_DEFAULT_ATTEMPTS */
+	unsigned int padi_timeout_ms; /* first PADI timeout, doubling; 0 = the default */
+	char ifname[IF_NAMESIZE];
+	bool keepalive_adaptive; /* no Echo-Request while the session receives data */
+	bool persist;
+	unsigned int maxfail; /* 0 = retry for ever */
+	unsigned int holdoff_s;
+	bool defaultroute;
+	bool usepeerdns;
+	char resolv_file[PATH_MAX];
+	uint8_t vlan_pcp;
+};
+
+/* The built-in access concentrator (`pppoe-xp server IFACE ...`). */
+struct server_settings {
+	char iface[IF_NAMESIZE];
+	struct daemon_settings common;
+	uint32_t local_ip;   /* network order */
+	uint32_t pool_first; /* host order: first and last address handed out */
+	uint32_t pool_last;
+	char pool_text[32];
+	char ac_name[DISC_NAME_MAX + 1];
+	enum ppp_auth_proto auth;
+	char secrets_file[PATH_MAX];
+	unsigned int max_sessions;
+	uint32_t dns[PXP_MAX_DNS]; /* network order, 0 = unused */
+};
+
+static inline void client_settings_wipe(struct client_settings *o)
+{
+	explicit_bzero(o->password, sizeof(o->password));
+	o->password_len = 0;
+}
+
+#endif
