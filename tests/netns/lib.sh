@@ -99,6 +99,18 @@ wait_for() {
 	return 1
 }
 
+# kill -9 returns before the process is gone (here ~27 ms in which its sockets still
+# answer), so a restart right after it races the dying daemon. Kills PID and waits until
+# it is gone or a zombie (its files are closed by then); fails after 5 s.
+kill9_and_wait() {
+	kill -9 "$1" 2>/dev/null
+	wait_for 5 pid_is_gone "$1"
+}
+
+pid_is_gone() {
+	[ ! -e "/proc/$1" ] || grep -q '^[0-9]* (.*) Z' "/proc/$1/stat" 2>/dev/null
+}
+
 # Prints the missing command names; succeeds when all are present.
 require_cmds() {
 	local c missing=

@@ -216,7 +216,7 @@ test_persist_after_crash() {
 	reset
 	start_server pap || return 1
 	client_up --persist --holdoff 1 || fail "up failed: $(cat "$PXP_TMP/client.out")" || return 1
-	kill -9 "$(status_get server pid)"
+	kill9_and_wait "$(status_get server pid)" || fail "the killed AC did not die" || return 1
 	start_server pap || return 1
 	# keepalive "1 3": about 4 s to notice, up to 6 s of Terminate retries, holdoff 1 s.
 	wait_for 20 sh -c "[ \"\$(env PPPOE_XP_RUN_DIR=$RUN_C ip netns exec $NS_ROUTER $B status wan0 | awk -F': ' '\$1==\"sessions\" {print \$2}')\" = 2 ]" ||
@@ -232,7 +232,7 @@ test_kill9_restart() {
 	client_up || fail "up failed: $(cat "$PXP_TMP/client.out")" || return 1
 	pid=$(status_get client pid)
 	sid=$(status_get client session_id)
-	kill -9 "$pid"
+	kill9_and_wait "$pid" || fail "the killed client did not die" || return 1
 	t0=$(date +%s%N)
 	client_up || fail "restart failed: $(cat "$PXP_TMP/client.out")" || return 1
 	t1=$(date +%s%N)

@@ -159,7 +159,9 @@ bb="$root/usr/bin/busybox"
 done
 ln -sf dash "$root/usr/bin/sh"
 ln -sf usr/sbin/init "$root/init"
-[ -e "$root/usr/sbin/init" ] || die "busybox has no init applet"
+# The applet links point at /usr/bin/busybox inside the image: test the link, not its
+# target on the host (which need not have busybox).
+[ -L "$root/usr/sbin/init" ] || [ -e "$root/usr/sbin/init" ] || die "busybox has no init applet"
 
 # Kernel and the closure of the wanted modules. depmod/modprobe come from
 # the kmod package just unpacked, run through its own loader, so the host
