@@ -181,13 +181,18 @@ static int next_word(struct parser *p, struct word *w)
 	return 1;
 }
 
-static int parse_address(struct parser *p, int field, const struct word *w, uint32_t *ip)
+static int parse_address(struct parser *p, int field, const struct word *w, struct secrets_entry *e)
 {
 	struct in_addr addr;
 
 	if (strcmp(w->buf, "*") == 0)
 		return 0;
-	if (strcmp(w->buf, "-") == 0 || strcmp(w->buf, "--") == 0)
+	/* pppd: "-" allows the client no address at all (Debian's stock guest lines). */
+	if (strcmp(w->buf, "-") == 0) {
+		e->no_address = true;
+		return 0;
+	}
+	if (strcmp(w->buf, "--") == 0)
 		return parse_error(p, w->line, "'%s' in the address column is not supported",
 				   w->buf);
 	/* The word is not echoed: it may be a secret that lost its quotes. */
@@ -198,8 +203,8 @@ static int parse_address(struct parser *p, int field, const struct word *w, uint
 				   field + 1);
 	if (addr.s_addr == 0)
 		return parse_error(p, w->line, "0.0.0.0 cannot be assigned to a client");
-	if (*ip == 0)
-		*ip = addr.s_addr;
+	if (e->ip == 0)
+		e->ip = addr.s_addr;
 	return 0;
 }
 
@@ -261,7 +266,7 @@ static int take_field(struct parser *p, int field, const struct word *w, struct 
 		e->secret_len = w->len;
 		return 0;
 	default:
-		return parse_address(p, field, w, &e->ip);
+		return parse_address(p, field, w, e);
 	}
 }
 
@@ -410,6 +415,8 @@ int secrets_lookup(const struct secrets *s, const char *client, const char *serv
 	}
 	if (!best)
 		return -ENOENT;
+	if (best->no_address)
+		return -EACCES;
 	if (best->secret_len > cap)
 		return -ENOSPC;
 	memcpy(secret, best->secret, best->secret_len);

@@ -8,14 +8,17 @@
  * backslash escapes as in pppd (\\ \" \' \# \n \t \r \s \a \b \f \v \ooo \xHH, backslash
  * at the end of a line continues it), '*' as client or server matches any name. The first
  * address, if any, is the one assigned to that client; '*' in the address column means
- * "any". Not supported, and reported as errors: secrets read from "@file", the '-' and
- * "--" address forms, subnets, '!' exclusions and host names.
+ * "any", '-' (as pppd) that the client may have no address, so it cannot connect (Debian's
+ * stock pap-secrets lists guest, root and others so). Not supported, and reported as
+ * errors: secrets read from "@file", the "--" form (pppd options after the addresses),
+ * subnets, '!' exclusions and host names.
  *
  * Concurrency: a loaded struct secrets is read-only; lookups may run from any thread.
  */
 #ifndef PXP_SECRETS_H
 #define PXP_SECRETS_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -29,7 +32,8 @@ struct secrets_entry {
 	char *server;	 /* "*" matches any */
 	uint8_t *secret; /* not NUL-terminated; wiped by secrets_free() */
 	size_t secret_len;
-	uint32_t ip; /* network order; 0 = none given */
+	uint32_t ip;	 /* network order; 0 = none given */
+	bool no_address; /* '-': this client may have no address */
 };
 
 struct secrets {
@@ -51,7 +55,8 @@ int secrets_load(struct secrets *s, const char *path, char *err, size_t err_cap)
 /*
  * The secret of client when talking to server (NULL = any server), chosen as pppd does:
  * an exact client beats an exact server, which beats wildcards; the first of equals wins.
- * Returns the secret's length, -ENOENT if no record matches, -ENOSPC if cap is too small.
+ * Returns the secret's length, -ENOENT if no record matches, -EACCES if the record that
+ * matches allows the client no address ('-'), -ENOSPC if cap is too small.
  * ip (may be NULL) receives the record's address or 0.
  */
 int secrets_lookup(const struct secrets *s, const char *client, const char *server, uint8_t *secret,

@@ -423,6 +423,24 @@ test_secrets_server_name() {
 		fail "bob with the pxc-ac secret failed: $(cat "$PXP_TMP/client.out")"
 }
 
+# Debian 12's stock /etc/ppp/pap-secrets (its non-comment lines, verbatim) plus one user:
+# the file loads, the user connects, and a '-' user ("no address allowed") is refused.
+test_secrets_debian_stock() {
+	local rc
+	reset
+	printf '*\thostname\t""\t*\nguest\thostname\t"*"\t-\nmaster\thostname\t"*"\t-\n' >"$PXP_TMP/secrets-stock"
+	printf 'root\thostname\t"*"\t-\nsupport\thostname\t"*"\t-\nstats\thostname\t"*"\t-\n' >>"$PXP_TMP/secrets-stock"
+	printf 'alice\t*\tsecret1\t*\nguest\t*\t"*"\t-\n' >>"$PXP_TMP/secrets-stock"
+	chmod 600 "$PXP_TMP/secrets-stock"
+	start_server pap --secrets "$PXP_TMP/secrets-stock" || return 1
+	client up wan0 --user guest --password '*' >"$PXP_TMP/client.out" 2>&1
+	rc=$?
+	[ $rc -eq 19 ] || fail "guest ('-': no address): exit $rc, want 19" || return 1
+	wait_for 3 client_gone || fail "the daemon stayed after the failure" || return 1
+	client_up || fail "alice: up failed: $(cat "$PXP_TMP/client.out")" || return 1
+	in_ns "$NS_ROUTER" ping -c 1 -W 2 100.64.1.1 >/dev/null || fail "no traffic for alice"
+}
+
 # An address in the secrets line is the address the peer gets; others come from the pool,
 # which skips addresses reserved for users.
 test_secrets_address() {
@@ -521,6 +539,7 @@ case_ session/mschapv2 test_mschapv2
 case_ session/wrong_password test_wrong_password
 case_ session/secrets_server_name test_secrets_server_name
 case_ session/secrets_address test_secrets_address
+case_ session/secrets_debian_stock test_secrets_debian_stock
 case_ session/no_pado test_no_pado
 case_ session/status_json test_status_json
 case_ session/down test_down

@@ -115,6 +115,32 @@ TEST(line_continuation_keeps_line_numbers)
 	secrets_free(&sec);
 }
 
+/*
+ * Debian 12's stock /etc/ppp/pap-secrets, verbatim but for its comments: the '-' lines
+ * forbid those users any address. The file loads, they are refused, others are not.
+ */
+TEST(debian_stock_pap_secrets)
+{
+	static const char stock[] = "*\thostname\t\"\"\t*\n"
+				    "guest\thostname\t\"*\"\t-\n"
+				    "master\thostname\t\"*\"\t-\n"
+				    "root\thostname\t\"*\"\t-\n"
+				    "support\thostname\t\"*\"\t-\n"
+				    "stats\thostname\t\"*\"\t-\n"
+				    "alice\t*\tsecret\n";
+	uint8_t out[PPP_SECRET_MAX];
+
+	CHECK_EQ(parse(stock), 0);
+	CHECK_EQ(sec.count, 7);
+	CHECK_EQ(secrets_lookup(&sec, "guest", "hostname", out, sizeof(out), NULL), -EACCES);
+	CHECK_EQ(secrets_lookup(&sec, "root", NULL, out, sizeof(out), NULL), -EACCES);
+	/* An exact client beats the wildcard line: root is refused, not given "". */
+	CHECK_EQ(secrets_lookup(&sec, "root", "hostname", out, sizeof(out), NULL), -EACCES);
+	CHECK_EQ(secrets_lookup(&sec, "bob", "hostname", out, sizeof(out), NULL), 0);
+	CHECK(strcmp(lookup("alice", "pxp-ac", NULL), "secret") == 0);
+	secrets_free(&sec);
+}
+
 struct bad_case {
 	const char *text;
 	const char *error;
@@ -131,7 +157,6 @@ static const struct bad_case bad_cases[] = {
 	  "quote a secret that holds spaces)" },
 	{ "alice bras s 10.0.0.1/24\n", "chap-secrets:1: field 4 is not an IPv4 address" },
 	{ "alice bras s 999.0.0.1\n", "chap-secrets:1: field 4 is not an IPv4 address" },
-	{ "alice bras s -\n", "chap-secrets:1: '-' in the address column is not supported" },
 	{ "alice bras s * --\n", "chap-secrets:1: '--' in the address column is not supported" },
 	{ "alice bras s 0.0.0.0\n", "chap-secrets:1: 0.0.0.0 cannot be assigned to a client" },
 	{ "alice bras s\\000x\n", "chap-secrets:1: a NUL character is not allowed" },
@@ -267,6 +292,7 @@ int main(void)
 	RUN(lookup_missing_and_small_buffer);
 	RUN(empty_and_spaced_fields);
 	RUN(line_continuation_keeps_line_numbers);
+	RUN(debian_stock_pap_secrets);
 	RUN(malformed_lines_name_file_line_and_problem);
 	RUN(errors_do_not_leak_secret_words);
 	RUN(length_limits);
