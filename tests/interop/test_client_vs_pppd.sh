@@ -75,7 +75,7 @@ reset() {
 }
 
 client_up() { # [extra pppoe-xp up options]
-	xp up "$TAP" --user "$USER_NAME" --password "$PASSWORD" --usepeerdns --keepalive "1 3" \
+	xp up "$TAP" --user "$USER_NAME" --password "$PASSWORD" --usepeerdns --keepalive "3 1" \
 		"$@" >"$PXP_TMP/up.out" 2>&1 ||
 		fail "up exited $?: $(tr '\n' '|' <"$PXP_TMP/up.out")"
 }
@@ -173,7 +173,7 @@ test_negotiation_clean() {
 	[ -z "$odd" ] || fail "pppd had to refuse something of ours: $(echo "$odd" | tr '\n' '|')"
 }
 
-# pppd (lcp-echo-interval 1, failure 3) and our client (--keepalive "1 3") both probe; a
+# pppd (lcp-echo-interval 1, failure 3) and our client (--keepalive "3 1") both probe; a
 # capture in the guest counts each direction's requests and replies. pppd does not log echo
 # frames once the link runs, so the wire is where they are checked.
 test_lcp_echo() {

@@ -53,7 +53,7 @@ server_start() { # AUTH [extra options]
 	local auth=$1
 	shift
 	xp server "$TAP" --local "$AC_IP" --pool "$POOL" --auth "$auth" --secrets "$SECRETS" \
-		--ac-name "$AC_NAME" --dns "$DNS1" --dns "$DNS2" --keepalive "1 3" "$@" \
+		--ac-name "$AC_NAME" --dns "$DNS1" --dns "$DNS2" --keepalive "3 1" "$@" \
 		>"$PXP_TMP/server.out" 2>&1 ||
 		fail "pppoe-xp server exited $?: $(tr '\n' '|' <"$PXP_TMP/server.out")"
 }

@@ -40,7 +40,7 @@ start_server() { # AUTH [extra args]
 	local auth=$1
 	shift
 	server server isp0 --local 100.64.1.1 --pool 100.64.1.0/24 --auth "$auth" \
-		--secrets "$SECRETS" --ac-name pxc-ac --dns 198.51.100.53 --keepalive "1 3" "$@" \
+		--secrets "$SECRETS" --ac-name pxc-ac --dns 198.51.100.53 --keepalive "3 1" "$@" \
 		>"$PXP_TMP/server.out" 2>&1 || {
 		fail "server did not start: $(cat "$PXP_TMP/server.out")"
 		return 1
@@ -49,7 +49,7 @@ start_server() { # AUTH [extra args]
 
 client_up() { # [extra args]
 	client up wan0 --user alice --password secret1 --defaultroute --usepeerdns \
-		--keepalive "1 3" "$@" >"$PXP_TMP/client.out" 2>&1
+		--keepalive "3 1" "$@" >"$PXP_TMP/client.out" 2>&1
 }
 
 client_is_up() { [ "$(status_get client state 2>/dev/null)" = up ]; }
@@ -172,9 +172,9 @@ test_echo_failure() {
 	reset
 	start_server pap || return 1
 	spid=$(status_get server pid)
-	# keepalive "1 3": dead about 4 s after the AC freezes; the timeout only bounds a client
+	# keepalive "3 1" (3 failures, 1 s apart): dead about 4 s after the AC freezes; the timeout only bounds a client
 	# that never notices.
-	PXP_TIMEOUT=15 client up wan0 --user alice --password secret1 --keepalive "1 3" \
+	PXP_TIMEOUT=15 client up wan0 --user alice --password secret1 --keepalive "3 1" \
 		--foreground >"$PXP_TMP/fg.out" 2>&1 &
 	pid=$!
 	wait_for 5 client_is_up || fail "session did not come up" || return 1
@@ -218,7 +218,7 @@ test_persist_after_crash() {
 	client_up --persist --holdoff 1 || fail "up failed: $(cat "$PXP_TMP/client.out")" || return 1
 	kill9_and_wait "$(status_get server pid)" || fail "the killed AC did not die" || return 1
 	start_server pap || return 1
-	# keepalive "1 3": about 4 s to notice, up to 6 s of Terminate retries, holdoff 1 s.
+	# keepalive "3 1": about 4 s to notice, up to 6 s of Terminate retries, holdoff 1 s.
 	wait_for 20 sh -c "[ \"\$(env PPPOE_XP_RUN_DIR=$RUN_C ip netns exec $NS_ROUTER $B status wan0 | awk -F': ' '\$1==\"sessions\" {print \$2}')\" = 2 ]" ||
 		fail "no second session within 20 s: $(status_get client last_error)" || return 1
 	wait_for 5 client_is_up || fail "second session not up" || return 1

@@ -23,7 +23,7 @@ TEST(up_options_after_iface)
 			 "--mtu",
 			 "1480",
 			 "--keepalive",
-			 "5 4",
+			 "4 5",
 			 "--persist",
 			 "--maxfail",
 			 "0",
@@ -168,9 +168,9 @@ TEST(server_rejections)
 TEST(daemon_options_shared)
 {
 	char *up[] = { "up",  "wan0",	   "--vlan", "7",      "--mode", "generic", "-k",
-		       "5 4", "--service", "isp",    "--ipv6", "-f",	 "--debug", NULL };
+		       "4 5", "--service", "isp",    "--ipv6", "-f",	 "--debug", NULL };
 	char *server[] = { "server",	"isp0", "--local", "10.0.0.1", "--pool",  "10.0.0.0/24",
-			   "--vlan",	"7",	"--mode",  "generic",  "-k",	  "5 4",
+			   "--vlan",	"7",	"--mode",  "generic",  "-k",	  "4,5",
 			   "--service", "isp",	"--ipv6",  "-f",       "--debug", NULL };
 	char *up_afxdp_cpus[] = { "up", "wan0", "--mode", "afxdp", "--cpus", "2", NULL };
 	char *server_afxdp_cpus[] = { "server", "isp0",	       "--local", "10.0.0.1",
@@ -251,6 +251,47 @@ TEST(stats_options)
 	CHECK_EQ(config_parse_seconds("99999999999", 0, 3600000, &ms), -EINVAL);
 }
 
+/* OpenWrt's keepalive 'FAILURES INTERVAL', its comma form, a lone FAILURES, and 0 = off. */
+TEST(keepalive_in_openwrt_order)
+{
+	static const struct {
+		const char *text;
+		int ret;
+		unsigned int failures, interval;
+	} cases[] = {
+		{ "5 1", 0, 5, 1 },
+		{ "5,1", 0, 5, 1 },
+		{ "5, 1", 0, 5, 1 },
+		{ "3", 0, 3, 5 },
+		{ "0", 0, 0, 0 },
+		{ "0 10", 0, 0, 0 },
+		{ "5 0", -EINVAL, 0, 0 },
+		{ "x 3", -EINVAL, 0, 0 },
+		{ "5 1 2", -EINVAL, 0, 0 },
+		{ "", -EINVAL, 0, 0 },
+		{ "1001 1", -EINVAL, 0, 0 },
+		{ "5 3601", -EINVAL, 0, 0 },
+	};
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		char text[16];
+		char *argv[] = { "up", "eth0", "--keepalive", text, NULL };
+		struct client_settings o;
+		int ret;
+
+		snprintf(text, sizeof(text), "%s", cases[i].text);
+		ret = config_parse_up(ARGC(argv), argv, &o);
+		if (ret != cases[i].ret ||
+		    (ret == 0 && (o.common.keepalive_failures != cases[i].failures ||
+				  o.common.keepalive_interval_s != cases[i].interval))) {
+			printf("# --keepalive \"%s\": ret %d, failures %u, interval %u\n",
+			       cases[i].text, ret, o.common.keepalive_failures,
+			       o.common.keepalive_interval_s);
+			CHECK(0);
+		}
+	}
+}
+
 int main(void)
 {
 	check_prefix = "cli_config";
@@ -258,6 +299,7 @@ int main(void)
 	pxp_log_set_level(PXP_LOG_ERROR);
 	if (!freopen("/dev/null", "w", stderr))
 		return 1;
+	RUN(keepalive_in_openwrt_order);
 	RUN(up_options_after_iface);
 	RUN(up_defaults);
 	RUN(up_rejections);

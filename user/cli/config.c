@@ -160,22 +160,34 @@ out:
 	return err;
 }
 
+/*
+ * --keepalive "FAILURES INTERVAL", in OpenWrt's order (its keepalive option, "5 1" or
+ * "5, 1"): the link is dead after FAILURES unanswered LCP Echo-Requests sent every INTERVAL
+ * seconds. A lone number is FAILURES with OpenWrt's INTERVAL of 5; FAILURES 0 turns the
+ * echoes off.
+ */
 static int parse_keepalive(const char *s, unsigned int *interval, unsigned int *failures)
 {
-	char interval_text[16], failures_text[16], tail;
-	int n = sscanf(s, "%15s %15s %c", interval_text, failures_text, &tail);
+	char words[64], failures_text[16], interval_text[16], tail, *c;
+	int n;
 
-	if (n < 1 || n > 2)
+	snprintf(words, sizeof(words), "%s", s);
+	for (c = words; (c = strchr(c, ',')); c++)
+		*c = ' ';
+	n = sscanf(words, "%15s %15s %c", failures_text, interval_text, &tail);
+	if (strlen(s) >= sizeof(words) || n < 1 || n > 2)
 		return bad("--keepalive", s,
-			   "expected \"INTERVAL FAILURES\" in seconds and counts");
-	if (config_parse_uint(interval_text, 0, 3600, interval))
-		return bad("--keepalive", s, "interval must be 0..3600 seconds");
-	if (n == 1) {
-		*failures = PXP_DEFAULT_KEEPALIVE_FAILURES;
-		return 0;
-	}
-	if (config_parse_uint(failures_text, 1, 1000, failures))
-		return bad("--keepalive", s, "failures must be 1..1000");
+			   "expected \"FAILURES INTERVAL\" (or \"FAILURES,INTERVAL\") as "
+			   "OpenWrt's keepalive, counts and seconds");
+	if (config_parse_uint(failures_text, 0, 1000, failures))
+		return bad("--keepalive", s, "failures must be 0..1000 (0 = no LCP echo)");
+	if (n == 1)
+		snprintf(interval_text, sizeof(interval_text), "%d",
+			 PXP_KEEPALIVE_INTERVAL_ALONE_S);
+	if (config_parse_uint(interval_text, 1, 3600, interval))
+		return bad("--keepalive", s, "interval must be 1..3600 seconds");
+	if (*failures == 0)
+		*interval = 0;
 	return 0;
 }
 
