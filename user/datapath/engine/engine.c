@@ -40,10 +40,10 @@
 #include "xsk_frames.h"
 
 /*
- * Half of the frames feed each direction's fill ring. Under TCP the kernel keeps filling a
- * socket while its worker is off the CPU, and a fill ring with no frame left drops (counted
- * as ring_full): with 2048 frames a direction, 2 shared CPUs lost 40-400 frames a run; 4096
- * absorb the bursts (16 MiB of UMEM a queue).
+ * The frames are shared out among the ports' fill rings: half each for PPPoE's two. Under
+ * TCP the kernel keeps filling a socket while its worker is off the CPU, and a fill ring with
+ * no frame left drops (counted as ring_full): with 2048 frames a direction, 2 shared CPUs
+ * lost 40-400 frames a run; 4096 absorb the bursts (16 MiB of UMEM a queue).
  */
 #define ENGINE_DEFAULT_FRAMES	8192
 #define ENGINE_MIN_FRAMES	256

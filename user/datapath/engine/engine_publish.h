@@ -50,8 +50,12 @@ void engine_qsbr_destroy(struct engine_qsbr *qs);
  */
 static inline void engine_qsbr_quiescent(struct engine_qsbr *qs, unsigned int r)
 {
-	__atomic_store_n(&qs->readers[r].seen, __atomic_load_n(&qs->epoch, __ATOMIC_SEQ_CST),
-			 __ATOMIC_SEQ_CST);
+	uint64_t epoch = __atomic_load_n(&qs->epoch, __ATOMIC_SEQ_CST);
+
+	/* Nothing published since our last quiescent point: nobody waits for us (the hot path). */
+	if (qs->readers[r].seen == epoch)
+		return;
+	__atomic_store_n(&qs->readers[r].seen, epoch, __ATOMIC_SEQ_CST);
 	/* Our later reads of a slot must not move before the store the writer waits for. */
 	__atomic_thread_fence(__ATOMIC_SEQ_CST);
 }
