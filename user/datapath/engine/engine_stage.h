@@ -85,8 +85,10 @@ static inline void engine_frame_move(struct engine_frame *f, int32_t delta, uint
 /*
  * Run f through stages[0..n-1] up to the first verdict. A frame no stage claims is not the
  * engine's to forward (the XDP programs should not have steered it here): dropped as PASS.
- * One indirect call per frame and stage; with today's one stage a port it is lost in the
- * cost of the copy-mode rings (measured in tests/netns/test_afxdp.sh).
+ * One indirect call per frame and stage. Measured against the transform inlined into the
+ * loop: about 4 ns more a frame, the same as a direct call into another file (the branch is
+ * always predicted), and no difference above the noise in tests/netns/test_afxdp.sh's
+ * throughput, where copy mode costs microseconds a frame.
  */
 static inline struct engine_verdict engine_run_stages(const struct engine_stage *stages,
 						      unsigned int n, struct engine_frame *f)
