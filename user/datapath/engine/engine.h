@@ -5,7 +5,7 @@
  * One worker thread per WAN RX queue, pinned to a CPU. Worker q owns one UMEM and a table
  * of ports, each an AF_XDP socket bound to queue q of one netdev, all sharing the UMEM
  * (XDP_SHARED_UMEM). Each port lists the stages its RX frames go through (engine_stage.h);
- * the first stage's verdict sends a frame out of a port, up to the control plane (see
+ * the first of them to decide sends a frame out of a port, up to the control plane (see
  * engine_upcall_read) or drops it under a counted reason. The PPPoE mode has two ports,
  * the WAN and the session netdev's hidden veth peer; the XDP programs on them redirect the
  * session's data frames into the sockets through XSKMAPs, and the stages decapsulate
