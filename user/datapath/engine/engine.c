@@ -1,10 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The AF_XDP engine (see engine.h). Each worker loops: receive a burst from each socket,
- * transform every frame in place and queue it on the other socket's TX batch, flush the
- * batches (a full TX ring drops and counts), kick the kernel where need_wakeup asks for it,
- * recycle completed frames into its buffer cache and top the fill rings up from it. When a
- * loop finds no work it sleeps in poll() until a frame arrives or engine_stop() wakes it.
+ * The AF_XDP engine (see engine.h). Each worker loops over its ports: receive a burst on
+ * each, run every frame through the port's stages (engine_stage.h) and act on the verdict:
+ * queue it on the TX batch of the port it names, copy it to the upcall queue or drop and
+ * count it. Then flush the batches (a full TX ring drops and counts), kick the kernel where
+ * need_wakeup asks for it, recycle completed frames into the buffer cache and top the fill
+ * rings up from it, and pass a quiescent point (engine_publish.h). When a loop finds no work
+ * the worker goes offline and sleeps in poll() until a frame arrives or engine_stop() wakes
+ * it.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -28,16 +31,19 @@
 #include <xdp/xsk.h>
 
 #include "engine.h"
-#include "engine_xform.h"
+#include "engine_pppoe.h"
+#include "engine_publish.h"
+#include "engine_stage.h"
+#include "engine_upcall.h"
 #include "log.h"
+#include "pppoe_wire.h"
 #include "xsk_frames.h"
 
-#define ENGINE_FRAME_SIZE	2048
 /*
- * Half of the frames feed each direction's fill ring. Under TCP the kernel keeps filling a
- * socket while its worker is off the CPU, and a fill ring with no frame left drops (counted
- * as ring_full): with 2048 frames a direction, 2 shared CPUs lost 40-400 frames a run; 4096
- * absorb the bursts (16 MiB of UMEM a queue).
+ * The frames are shared out among the ports' fill rings: half each for PPPoE's two. Under
+ * TCP the kernel keeps filling a socket while its worker is off the CPU, and a fill ring with
+ * no frame left drops (counted as ring_full): with 2048 frames a direction, 2 shared CPUs
+ * lost 40-400 frames a run; 4096 absorb the bursts (16 MiB of UMEM a queue).
  */
 #define ENGINE_DEFAULT_FRAMES	8192
 #define ENGINE_MIN_FRAMES	256
@@ -55,6 +61,9 @@
  */
 #define ENGINE_SPIN_LOOPS 256
 
+/* Frames waiting for the control plane per worker; upcalls are rare (handshakes). */
+#define ENGINE_UPCALL_SLOTS 64
+
 #define CACHELINE 64
 
 /* Tell the CPU this is a spin-wait (saves power, yields to the sibling hyperthread). */
@@ -69,44 +78,71 @@ static inline void cpu_relax(void)
 #endif
 }
 
-/* One AF_XDP socket of a worker with its four rings and the batch waiting for its TX ring. */
+/*
+ * Where a port's sockets are bound and inserted, and what its RX frames go through; the same
+ * for every worker, whose socket on queue q goes into xskmap_fd at key key_base + q.
+ */
+struct engine_port_config {
+	int ifindex;
+	int xskmap_fd;
+	uint32_t key_base;
+	unsigned int nr_stages;
+	struct engine_stage stages[ENGINE_MAX_STAGES];
+};
+
+/*
+ * One port of a worker: an AF_XDP socket on one ifindex and the worker's queue, sharing the
+ * worker's UMEM, with its four rings, the stages its RX frames go through and the batch
+ * waiting for its TX ring.
+ */
 struct engine_port {
 	struct xsk_socket *xsk;
 	struct xsk_ring_cons rx;
 	struct xsk_ring_prod tx;
 	struct xsk_ring_prod fill;
 	struct xsk_ring_cons comp;
+	unsigned int nr_stages;
+	struct engine_stage stages[ENGINE_MAX_STAGES];
 	uint32_t batch_len;
 	struct xdp_desc batch[ENGINE_BURST];
 };
 
 /* Everything one worker touches on the hot path, in memory nobody else writes. */
 struct engine_queue {
-	struct engine_port wan;
-	struct engine_port peer;
+	struct engine_port ports[ENGINE_MAX_PORTS]; /* verdicts name them by index */
+	unsigned int nr_ports;
 	struct xsk_frames frames;
-	struct pxp_session session; /* the worker's copy; mtu refreshed from engine->mtu */
 	uint32_t ring_size;
 	/* Written by the worker only (relaxed stores), read by engine_get_stats. */
 	struct pxp_dp_queue_stats stats;
+	struct engine_upcall_ring upcalls;
 
 	struct engine *engine;
 	struct xsk_umem *umem;
 	void *umem_area;
 	size_t umem_size;
-	unsigned int queue_id;
+	unsigned int queue_id; /* also the worker's reader index in engine->qsbr */
 	int cpu;
 	pthread_t thread;
 	bool thread_started;
 } __attribute__((aligned(CACHELINE)));
 
 struct engine {
-	struct engine_config cfg;
+	struct engine_config cfg; /* as given; the session record the workers use is session */
+	struct engine_port_config ports[ENGINE_MAX_PORTS];
+	unsigned int nr_ports;
+	struct engine_pppoe_stage decap, encap; /* the stages' state */
+	/*
+	 * The session record (struct pxp_session) the stages read, published by the control
+	 * thread under the rule of engine_publish.h; the workers are its readers.
+	 */
+	struct engine_slot session;
+	struct engine_qsbr qsbr;
 	struct engine_queue *queues;
 	unsigned int nr_queues;
-	int stop_fd; /* eventfd: readable once the workers must stop */
-	int stop;    /* atomic flag, checked every loop */
-	uint16_t mtu;
+	unsigned int upcall_next; /* the queue engine_upcall_read() looks at first */
+	int stop_fd;		  /* eventfd: readable once the workers must stop */
+	int stop;		  /* atomic flag, checked every loop */
 	bool zerocopy;
 };
 
@@ -141,34 +177,6 @@ static void recycle(struct engine_queue *q, uint64_t addr)
 	(void)xsk_frames_push(&q->frames, addr);
 }
 
-static enum pxp_counter decap_frame(struct engine_queue *q, void *umem, uint64_t *addr,
-				    uint32_t *len)
-{
-	int32_t delta;
-	enum pxp_counter verdict =
-		engine_decap(&q->session, xsk_umem__get_data(umem, *addr), *len, &delta, len);
-
-	if (verdict == ENGINE_XFORM_OK)
-		*addr += delta;
-	return verdict;
-}
-
-static enum pxp_counter encap_frame(struct engine_queue *q, void *umem, uint64_t *addr,
-				    uint32_t *len)
-{
-	uint32_t headroom = *addr & (ENGINE_FRAME_SIZE - 1);
-	int32_t delta;
-	enum pxp_counter verdict = engine_encap(&q->session, xsk_umem__get_data(umem, *addr), *len,
-						headroom, &delta, len);
-
-	if (verdict == ENGINE_XFORM_OK)
-		*addr += delta;
-	return verdict;
-}
-
-typedef enum pxp_counter (*transform_fn)(struct engine_queue *q, void *umem, uint64_t *addr,
-					 uint32_t *len);
-
 /*
  * Move every frame of to->batch into to's TX ring. What does not fit is dropped and counted:
  * waiting would stall the other direction, and the kernel frees slots only on a kick.
@@ -196,11 +204,53 @@ static void flush_batch(struct engine_queue *q, struct engine_port *to)
 	to->batch_len = 0;
 }
 
-/* Receive one burst on from, transform it, queue it on to. Returns frames received. */
-static uint32_t rx_burst(struct engine_queue *q, struct engine_port *from, struct engine_port *to,
-			 transform_fn transform, bool decap)
+/* A frame a stage sent on: counted under the transform it went through. */
+static void count_forward(struct engine_queue *q, enum pxp_counter done)
 {
-	void *umem = q->umem_area;
+	if (done == PXP_CNT_DECAP)
+		STAT_ADD(q, decap, 1);
+	else if (done == PXP_CNT_ENCAP)
+		STAT_ADD(q, encap, 1);
+}
+
+/* The single exit of a frame received on port rx_port: act on its verdict and account it. */
+static void deliver(struct engine_queue *q, unsigned int rx_port, const struct engine_frame *f,
+		    struct engine_verdict v)
+{
+	struct engine_port *to;
+	int err;
+
+	switch (v.action) {
+	case ENGINE_TX:
+		if (v.port >= q->nr_ports)
+			break; /* a stage's bug: counted as drop_other */
+		to = &q->ports[v.port];
+		if (to->batch_len == ENGINE_BURST)
+			flush_batch(q, to);
+		to->batch[to->batch_len++] = (struct xdp_desc){ .addr = f->addr, .len = f->len };
+		count_forward(q, v.counter);
+		return;
+	case ENGINE_UPCALL:
+		err = engine_upcall_push(&q->upcalls, rx_port, f->data, f->len);
+		if (err == -ENOSPC)
+			STAT_ADD(q, drop_ring_full, 1);
+		else if (err)
+			count_drop(q, PXP_CNT_DROP_TOO_BIG);
+		recycle(q, f->addr);
+		return;
+	case ENGINE_DROP:
+		count_drop(q, v.counter);
+		recycle(q, f->addr);
+		return;
+	}
+	count_drop(q, PXP_CNT__MAX);
+	recycle(q, f->addr);
+}
+
+/* Receive one burst on port p and deliver every frame. Returns frames received. */
+static uint32_t rx_burst(struct engine_queue *q, unsigned int p)
+{
+	struct engine_port *from = &q->ports[p];
 	uint32_t idx = 0, n, i;
 
 	n = xsk_ring_cons__peek(&from->rx, ENGINE_BURST, &idx);
@@ -208,24 +258,19 @@ static uint32_t rx_burst(struct engine_queue *q, struct engine_port *from, struc
 		return 0;
 	for (i = 0; i < n; i++) {
 		const struct xdp_desc *d = xsk_ring_cons__rx_desc(&from->rx, idx + i);
-		uint64_t addr = d->addr;
-		uint32_t len = d->len;
-		enum pxp_counter verdict = transform(q, umem, &addr, &len);
+		struct engine_frame f = {
+			.addr = d->addr,
+			.data = xsk_umem__get_data(q->umem_area, d->addr),
+			.len = d->len,
+			.headroom = d->addr & (ENGINE_FRAME_SIZE - 1),
+		};
 
-		if (verdict != ENGINE_XFORM_OK) {
-			count_drop(q, verdict);
-			recycle(q, d->addr);
-			continue;
-		}
-		to->batch[to->batch_len++] = (struct xdp_desc){ .addr = addr, .len = len };
+		deliver(q, p, &f, engine_run_stages(from->stages, from->nr_stages, &f));
 	}
 	xsk_ring_cons__release(&from->rx, n);
 	STAT_ADD(q, rx, n);
-	if (decap)
-		STAT_ADD(q, decap, to->batch_len);
-	else
-		STAT_ADD(q, encap, to->batch_len);
-	flush_batch(q, to);
+	for (i = 0; i < q->nr_ports; i++)
+		flush_batch(q, &q->ports[i]);
 	return n;
 }
 
@@ -254,6 +299,16 @@ static void kick_tx(struct engine_queue *q, struct engine_port *p)
 		if (errno != EAGAIN && errno != EBUSY && errno != ENOBUFS && errno != EINTR)
 			return;
 	}
+}
+
+/* Whether any port's TX ring holds descriptors the kernel has not taken yet. */
+static bool any_tx_waiting(struct engine_queue *q)
+{
+	for (unsigned int p = 0; p < q->nr_ports; p++) {
+		if (tx_waiting(q, &q->ports[p]))
+			return true;
+	}
+	return false;
 }
 
 static void drain_completions(struct engine_queue *q, struct engine_port *p)
@@ -288,25 +343,28 @@ static void *worker_main(void *arg)
 {
 	struct engine_queue *q = arg;
 	struct engine *e = q->engine;
-	struct pollfd pfd[3] = {
-		{ .fd = xsk_socket__fd(q->wan.xsk), .events = POLLIN },
-		{ .fd = xsk_socket__fd(q->peer.xsk), .events = POLLIN },
-		{ .fd = e->stop_fd, .events = POLLIN },
-	};
-	unsigned int idle_loops = 0;
+	struct pollfd pfd[ENGINE_MAX_PORTS + 1];
+	unsigned int idle_loops = 0, nfds = 0, p;
 
+	for (p = 0; p < q->nr_ports; p++)
+		pfd[nfds++] =
+			(struct pollfd){ .fd = xsk_socket__fd(q->ports[p].xsk), .events = POLLIN };
+	pfd[nfds++] = (struct pollfd){ .fd = e->stop_fd, .events = POLLIN };
+	/* Online: from here the stages read published tables. */
+	engine_qsbr_quiescent(&e->qsbr, q->queue_id);
 	while (!__atomic_load_n(&e->stop, __ATOMIC_ACQUIRE)) {
-		uint32_t received;
+		uint32_t received = 0;
 
-		q->session.mtu = __atomic_load_n(&e->mtu, __ATOMIC_RELAXED);
-		received = rx_burst(q, &q->wan, &q->peer, decap_frame, true);
-		received += rx_burst(q, &q->peer, &q->wan, encap_frame, false);
-		kick_tx(q, &q->peer);
-		kick_tx(q, &q->wan);
-		drain_completions(q, &q->peer);
-		drain_completions(q, &q->wan);
-		refill(q, &q->wan);
-		refill(q, &q->peer);
+		for (p = 0; p < q->nr_ports; p++)
+			received += rx_burst(q, p);
+		for (p = 0; p < q->nr_ports; p++) {
+			kick_tx(q, &q->ports[p]);
+			drain_completions(q, &q->ports[p]);
+		}
+		for (p = 0; p < q->nr_ports; p++)
+			refill(q, &q->ports[p]);
+		/* No stage keeps a table pointer from one iteration to the next. */
+		engine_qsbr_quiescent(&e->qsbr, q->queue_id);
 		if (received) {
 			idle_loops = 0;
 			continue;
@@ -315,11 +373,12 @@ static void *worker_main(void *arg)
 			cpu_relax();
 			continue;
 		}
-		if (tx_waiting(q, &q->wan) || tx_waiting(q, &q->peer))
-			poll(pfd, 3, ENGINE_TX_BUSY_POLL_MS);
-		else
-			poll(pfd, 3, ENGINE_IDLE_POLL_MS);
+		/* Asleep, the worker must not hold up a publication. */
+		engine_qsbr_offline(&e->qsbr, q->queue_id);
+		poll(pfd, nfds, any_tx_waiting(q) ? ENGINE_TX_BUSY_POLL_MS : ENGINE_IDLE_POLL_MS);
+		engine_qsbr_quiescent(&e->qsbr, q->queue_id);
 	}
+	engine_qsbr_offline(&e->qsbr, q->queue_id);
 	return NULL;
 }
 
@@ -347,11 +406,11 @@ static int create_port(struct engine_queue *q, struct engine_port *p, int ifinde
 
 static void close_sockets(struct engine_queue *q)
 {
-	if (q->peer.xsk)
-		xsk_socket__delete(q->peer.xsk);
-	if (q->wan.xsk)
-		xsk_socket__delete(q->wan.xsk);
-	q->peer.xsk = q->wan.xsk = NULL;
+	for (unsigned int p = q->nr_ports; p--;) {
+		if (q->ports[p].xsk)
+			xsk_socket__delete(q->ports[p].xsk);
+		q->ports[p].xsk = NULL;
+	}
 	if (q->umem)
 		xsk_umem__delete(q->umem);
 	q->umem = NULL;
@@ -364,10 +423,10 @@ static void destroy_queue(struct engine_queue *q)
 		munmap(q->umem_area, q->umem_size);
 	q->umem_area = NULL;
 	xsk_frames_destroy(&q->frames);
+	engine_upcall_ring_destroy(&q->upcalls);
 }
 
-static int open_sockets(struct engine_queue *q, const struct engine_config *cfg,
-			uint16_t bind_flags)
+static int open_sockets(struct engine *e, struct engine_queue *q, uint16_t bind_flags)
 {
 	struct xsk_umem_config ucfg = {
 		.fill_size = q->ring_size,
@@ -377,17 +436,29 @@ static int open_sockets(struct engine_queue *q, const struct engine_config *cfg,
 	};
 	int err;
 
-	/* The WAN socket's fill/completion rings are the ones registered with the UMEM. */
-	err = xsk_umem__create(&q->umem, q->umem_area, q->umem_size, &q->wan.fill, &q->wan.comp,
-			       &ucfg);
+	/* Port 0's fill/completion rings are the ones registered with the UMEM. */
+	err = xsk_umem__create(&q->umem, q->umem_area, q->umem_size, &q->ports[0].fill,
+			       &q->ports[0].comp, &ucfg);
 	if (err) {
 		q->umem = NULL;
 		return err;
 	}
-	err = create_port(q, &q->wan, cfg->wan_ifindex, bind_flags);
-	if (!err)
-		err = create_port(q, &q->peer, cfg->peer_ifindex, bind_flags);
+	for (unsigned int p = 0; p < q->nr_ports && !err; p++)
+		err = create_port(q, &q->ports[p], e->ports[p].ifindex, bind_flags);
 	return err;
+}
+
+/*
+ * Fill ring slots per port: the largest power of two with all the ports' fill rings together
+ * holding at most nr_frames, so that every port always has frames to receive into.
+ */
+static uint32_t fill_ring_size(uint32_t nr_frames, unsigned int nr_ports)
+{
+	uint32_t size = nr_frames;
+
+	while ((uint64_t)size * nr_ports > nr_frames)
+		size /= 2;
+	return size;
 }
 
 static int setup_queue(struct engine *e, struct engine_queue *q, unsigned int queue_id)
@@ -395,17 +466,24 @@ static int setup_queue(struct engine *e, struct engine_queue *q, unsigned int qu
 	const struct engine_config *cfg = &e->cfg;
 	uint32_t nr_frames = cfg->frames_per_queue ? cfg->frames_per_queue : ENGINE_DEFAULT_FRAMES;
 	uint16_t copy = XDP_USE_NEED_WAKEUP | XDP_COPY;
+	unsigned int p;
 	int err;
 
 	q->engine = e;
 	q->queue_id = queue_id;
-	q->session = cfg->session;
-	/* Two fill rings of half the frames each: both directions always have frames to receive. */
-	q->ring_size = nr_frames / 2;
+	q->nr_ports = e->nr_ports;
+	for (p = 0; p < e->nr_ports; p++) {
+		q->ports[p].nr_stages = e->ports[p].nr_stages;
+		memcpy(q->ports[p].stages, e->ports[p].stages, sizeof(q->ports[p].stages));
+	}
+	q->ring_size = fill_ring_size(nr_frames, e->nr_ports);
 	q->umem_size = (size_t)nr_frames * ENGINE_FRAME_SIZE;
-	err = xsk_frames_init(&q->frames, nr_frames, ENGINE_FRAME_SIZE);
+	err = engine_upcall_ring_init(&q->upcalls, ENGINE_UPCALL_SLOTS);
 	if (err)
 		return err;
+	err = xsk_frames_init(&q->frames, nr_frames, ENGINE_FRAME_SIZE);
+	if (err)
+		goto err_destroy;
 	q->umem_area = mmap(NULL, q->umem_size, PROT_READ | PROT_WRITE,
 			    MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE, -1, 0);
 	if (q->umem_area == MAP_FAILED) {
@@ -414,15 +492,15 @@ static int setup_queue(struct engine *e, struct engine_queue *q, unsigned int qu
 		goto err_destroy;
 	}
 	if (cfg->zerocopy) {
-		err = open_sockets(q, cfg, XDP_USE_NEED_WAKEUP | XDP_ZEROCOPY);
+		err = open_sockets(e, q, XDP_USE_NEED_WAKEUP | XDP_ZEROCOPY);
 		if (!err)
 			goto sockets_open;
-		/* Both sockets share one UMEM and so one bind mode: retry both in copy mode. */
+		/* The sockets share one UMEM and so one bind mode: retry all in copy mode. */
 		close_sockets(q);
 		pxp_info("afxdp: zero-copy refused on queue %u (%s), using copy mode", queue_id,
 			 strerror(-err));
 	}
-	err = open_sockets(q, cfg, copy);
+	err = open_sockets(e, q, copy);
 	if (err) {
 		pxp_err("afxdp: cannot open AF_XDP sockets on queue %u: %s", queue_id,
 			strerror(-err));
@@ -430,8 +508,8 @@ static int setup_queue(struct engine *e, struct engine_queue *q, unsigned int qu
 	}
 	e->zerocopy = false; /* one queue in copy mode makes the engine's mode "copy" */
 sockets_open:
-	refill(q, &q->wan);
-	refill(q, &q->peer);
+	for (p = 0; p < q->nr_ports; p++)
+		refill(q, &q->ports[p]);
 	return 0;
 
 err_destroy:
@@ -441,31 +519,36 @@ err_destroy:
 
 static int map_sockets(struct engine *e, struct engine_queue *q)
 {
-	uint32_t wan_key = e->cfg.wan_key_base + q->queue_id;
-	uint32_t peer_key = e->cfg.peer_key_base + q->queue_id;
-	int fd, err;
+	unsigned int p;
+	int err = 0;
 
-	fd = xsk_socket__fd(q->wan.xsk);
-	err = bpf_map_update_elem(e->cfg.wan_xskmap_fd, &wan_key, &fd, BPF_ANY);
-	if (err)
-		return -errno;
-	fd = xsk_socket__fd(q->peer.xsk);
-	err = bpf_map_update_elem(e->cfg.peer_xskmap_fd, &peer_key, &fd, BPF_ANY);
-	if (err) {
-		err = -errno;
-		bpf_map_delete_elem(e->cfg.wan_xskmap_fd, &wan_key);
-		return err;
+	for (p = 0; p < e->nr_ports; p++) {
+		uint32_t key = e->ports[p].key_base + q->queue_id;
+		int fd = xsk_socket__fd(q->ports[p].xsk);
+
+		if (bpf_map_update_elem(e->ports[p].xskmap_fd, &key, &fd, BPF_ANY)) {
+			err = -errno;
+			goto err_unmap;
+		}
 	}
 	return 0;
+
+err_unmap:
+	while (p--) {
+		uint32_t key = e->ports[p].key_base + q->queue_id;
+
+		bpf_map_delete_elem(e->ports[p].xskmap_fd, &key);
+	}
+	return err;
 }
 
 static void unmap_sockets(struct engine *e, struct engine_queue *q)
 {
-	uint32_t wan_key = e->cfg.wan_key_base + q->queue_id;
-	uint32_t peer_key = e->cfg.peer_key_base + q->queue_id;
+	for (unsigned int p = 0; p < e->nr_ports; p++) {
+		uint32_t key = e->ports[p].key_base + q->queue_id;
 
-	bpf_map_delete_elem(e->cfg.wan_xskmap_fd, &wan_key);
-	bpf_map_delete_elem(e->cfg.peer_xskmap_fd, &peer_key);
+		bpf_map_delete_elem(e->ports[p].xskmap_fd, &key);
+	}
 }
 
 static int start_worker(struct engine_queue *q)
@@ -497,6 +580,18 @@ static int start_worker(struct engine_queue *q)
 	return 0;
 }
 
+/* The session's largest IP packet, encapsulated with a VLAN tag, must fit a UMEM frame. */
+static int check_mtu(uint16_t mtu)
+{
+	if (mtu < 68 ||
+	    mtu > ENGINE_FRAME_DATA_MAX - PXP_ETH_HLEN - PXP_VLAN_HLEN - PPPOE_SESSION_OVERHEAD) {
+		pxp_err("afxdp: session mtu %u does not fit the engine's %u-byte frames", mtu,
+			ENGINE_FRAME_SIZE);
+		return -EINVAL;
+	}
+	return 0;
+}
+
 static int check_config(const struct engine_config *cfg)
 {
 	uint32_t frames = cfg->frames_per_queue;
@@ -511,13 +606,8 @@ static int check_config(const struct engine_config *cfg)
 			ENGINE_MIN_FRAMES);
 		return -EINVAL;
 	}
-	if (cfg->session.mtu < 68 || cfg->session.mtu > ENGINE_FRAME_SIZE - XDP_PACKET_HEADROOM -
-								PXP_ETH_HLEN - PXP_VLAN_HLEN -
-								PPPOE_SESSION_OVERHEAD) {
-		pxp_err("afxdp: session mtu %u does not fit the engine's %u-byte frames",
-			cfg->session.mtu, ENGINE_FRAME_SIZE);
+	if (check_mtu(cfg->session.mtu))
 		return -EINVAL;
-	}
 	if (cfg->wan_ifindex <= 0 || cfg->peer_ifindex <= 0 || cfg->wan_xskmap_fd < 0 ||
 	    cfg->peer_xskmap_fd < 0)
 		return -EINVAL;
@@ -572,8 +662,40 @@ static int check_queue_counts(const struct engine_config *cfg)
 	return 0;
 }
 
+/*
+ * The one mode there is today, PPPoE: two ports a worker. The WAN's frames are decapsulated
+ * onto the session netdev's hidden peer, the peer's frames encapsulated onto the WAN.
+ */
+enum { PPPOE_PORT_WAN, PPPOE_PORT_PEER, PPPOE_NR_PORTS };
+
+static struct engine_port_config pppoe_port(int ifindex, int xskmap_fd, uint32_t key_base,
+					    struct engine_stage stage)
+{
+	return (struct engine_port_config){
+		.ifindex = ifindex,
+		.xskmap_fd = xskmap_fd,
+		.key_base = key_base,
+		.nr_stages = 1,
+		.stages = { stage },
+	};
+}
+
+static void setup_pppoe_ports(struct engine *e, const struct engine_config *cfg)
+{
+	e->decap = (struct engine_pppoe_stage){ &e->session, PPPOE_PORT_PEER };
+	e->encap = (struct engine_pppoe_stage){ &e->session, PPPOE_PORT_WAN };
+	e->ports[PPPOE_PORT_WAN] =
+		pppoe_port(cfg->wan_ifindex, cfg->wan_xskmap_fd, cfg->wan_key_base,
+			   (struct engine_stage){ engine_pppoe_decap_stage, &e->decap });
+	e->ports[PPPOE_PORT_PEER] =
+		pppoe_port(cfg->peer_ifindex, cfg->peer_xskmap_fd, cfg->peer_key_base,
+			   (struct engine_stage){ engine_pppoe_encap_stage, &e->encap });
+	e->nr_ports = PPPOE_NR_PORTS;
+}
+
 int engine_start(struct engine **ep, const struct engine_config *cfg)
 {
+	struct pxp_session *session;
 	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
 	struct engine *e;
 	unsigned int i;
@@ -589,17 +711,29 @@ int engine_start(struct engine **ep, const struct engine_config *cfg)
 		return -ENOMEM;
 	e->cfg = *cfg;
 	e->cfg.cpus = NULL; /* not owned: copied into the queues below */
-	e->mtu = cfg->session.mtu;
 	e->zerocopy = cfg->zerocopy;
+	setup_pppoe_ports(e, cfg);
 	e->stop_fd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
 	if (e->stop_fd < 0) {
 		err = -errno;
-		goto err_free;
+		free(e);
+		return err;
 	}
+	/* From here engine_stop() undoes whatever part is done. */
+	err = engine_qsbr_init(&e->qsbr, cfg->nr_queues);
+	if (err)
+		goto err_stop;
+	session = malloc(sizeof(*session));
+	if (!session) {
+		err = -ENOMEM;
+		goto err_stop;
+	}
+	*session = cfg->session;
+	engine_publish(&e->qsbr, &e->session, session); /* the first: nothing to wait for */
 	e->queues = aligned_alloc(CACHELINE, sizeof(*e->queues) * cfg->nr_queues);
 	if (!e->queues) {
 		err = -ENOMEM;
-		goto err_close;
+		goto err_stop;
 	}
 	memset(e->queues, 0, sizeof(*e->queues) * cfg->nr_queues);
 	for (i = 0; i < cfg->nr_queues; i++) {
@@ -635,11 +769,6 @@ int engine_start(struct engine **ep, const struct engine_config *cfg)
 err_stop:
 	engine_stop(e);
 	return err;
-err_close:
-	close(e->stop_fd);
-err_free:
-	free(e);
-	return err;
 }
 
 void engine_stop(struct engine *e)
@@ -665,19 +794,44 @@ void engine_stop(struct engine *e)
 		destroy_queue(&e->queues[i]);
 	}
 	free(e->queues);
+	/* Every worker is offline now: the record goes at once. */
+	free(engine_publish(&e->qsbr, &e->session, NULL));
+	engine_qsbr_destroy(&e->qsbr);
 	close(e->stop_fd);
 	free(e);
 }
 
 int engine_set_mtu(struct engine *e, uint16_t mtu)
 {
-	struct engine_config probe = e->cfg;
+	struct pxp_session *next;
 
-	probe.session.mtu = mtu;
-	if (check_config(&probe))
+	if (check_mtu(mtu))
 		return -EINVAL;
-	__atomic_store_n(&e->mtu, mtu, __ATOMIC_RELAXED);
+	next = malloc(sizeof(*next));
+	if (!next)
+		return -ENOMEM;
+	/* This thread is the only publisher: the current record cannot go away under us. */
+	*next = *(const struct pxp_session *)engine_published(&e->session);
+	next->mtu = mtu;
+	free(engine_publish(&e->qsbr, &e->session, next));
 	return 0;
+}
+
+int engine_upcall_read(struct engine *e, void *buf, size_t size, unsigned int *queue,
+		       unsigned int *port)
+{
+	for (unsigned int i = 0; i < e->nr_queues; i++) {
+		unsigned int qi = (e->upcall_next + i) % e->nr_queues;
+		int len = engine_upcall_pop(&e->queues[qi].upcalls, buf, size, port);
+
+		if (len >= 0) {
+			/* Round robin: one busy worker cannot starve the others' upcalls. */
+			e->upcall_next = (qi + 1) % e->nr_queues;
+			*queue = qi;
+			return len;
+		}
+	}
+	return -EAGAIN;
 }
 
 /*
@@ -716,8 +870,8 @@ int engine_get_stats(const struct engine *e, struct pxp_dp_stats *st)
 		dst->drop_too_big = __atomic_load_n(&src->drop_too_big, __ATOMIC_RELAXED);
 		dst->drop_ring_full = __atomic_load_n(&src->drop_ring_full, __ATOMIC_RELAXED);
 		dst->drop_other = __atomic_load_n(&src->drop_other, __ATOMIC_RELAXED);
-		add_socket_drops(q->wan.xsk, dst);
-		add_socket_drops(q->peer.xsk, dst);
+		for (unsigned int p = 0; p < q->nr_ports; p++)
+			add_socket_drops(q->ports[p].xsk, dst);
 	}
 	return 0;
 }

@@ -2,25 +2,31 @@
 /*
  * The AF_XDP engine: mode "afxdp" of the express data path (user/datapath.h).
  *
- * One worker thread per WAN RX queue, pinned to a CPU. Worker q owns one UMEM and two
- * AF_XDP sockets sharing it (XDP_SHARED_UMEM): one bound to WAN queue q, one bound to queue
- * q of the session netdev's hidden veth peer. The XDP programs on those two ports redirect
- * the session's data frames into the sockets through XSKMAPs; the worker decapsulates
- * (WAN -> hidden peer -> pxp0) or encapsulates (pxp0 -> hidden peer -> WAN) each frame in
- * place inside the UMEM and transmits it on the other socket, so a frame is never copied in
- * userspace. Control frames never reach the engine: the XDP programs pass them to the stack.
+ * One worker thread per WAN RX queue, pinned to a CPU. Worker q owns one UMEM and a table
+ * of ports, each an AF_XDP socket bound to queue q of one netdev, all sharing the UMEM
+ * (XDP_SHARED_UMEM). Each port lists the stages its RX frames go through (engine_stage.h);
+ * the first of them to decide sends a frame out of a port, up to the control plane (see
+ * engine_upcall_read) or drops it under a counted reason. The PPPoE mode has two ports,
+ * the WAN and the session netdev's hidden veth peer; the XDP programs on them redirect the
+ * session's data frames into the sockets through XSKMAPs, and the stages decapsulate
+ * (WAN -> hidden peer -> pxp0) or encapsulate (pxp0 -> hidden peer -> WAN) each frame in
+ * place inside the UMEM, so a forwarded frame is never copied in userspace. Control frames
+ * never reach the engine: the XDP programs pass them to the stack.
  *
  * The caller (user/datapath.c) creates the veth pair, loads and attaches the XDP programs
  * and owns the XSKMAPs; the engine only inserts its sockets into them (and removes them on
  * stop). One session per engine, one engine per WAN port.
  *
- * Concurrency: engine_start/stop/set_mtu/get_stats are called from one control thread.
- * engine_get_stats and engine_set_mtu may run while the workers run.
+ * Concurrency: engine_start/stop/set_mtu/get_stats/upcall_read are called from one control
+ * thread. engine_get_stats, engine_set_mtu and engine_upcall_read may run while the workers
+ * run; what the workers read is published to them (engine_publish.h), never written under
+ * them.
  */
 #ifndef PXP_ENGINE_H
 #define PXP_ENGINE_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "dp_stats.h"
@@ -75,8 +81,20 @@ struct engine;
 int engine_start(struct engine **e, const struct engine_config *cfg);
 /* Stop and join the workers, remove the sockets from the XSKMAPs, free e; safe with NULL. */
 void engine_stop(struct engine *e);
-/* Change the session MTU (and so the MSS clamp) while running. Returns 0 or -EINVAL. */
+/*
+ * Change the session MTU (and so the MSS clamp) while running: publish a new session record
+ * and free the old one once no worker can read it. Returns 0, -EINVAL or -ENOMEM.
+ */
 int engine_set_mtu(struct engine *e, uint16_t mtu);
+/*
+ * Take the oldest frame a stage handed to the control plane, looking at the workers' upcall
+ * queues in turn: copy at most size bytes of it into buf, the worker's queue into *queue and
+ * the index of the port it arrived on into *port. Returns the frame's length (larger than
+ * size if it was cut short) or -EAGAIN if no frame waits. A full upcall queue drops the
+ * frame and counts it as drop_ring_full.
+ */
+int engine_upcall_read(struct engine *e, void *buf, size_t size, unsigned int *queue,
+		       unsigned int *port);
 /*
  * Per-queue counters into st->queue[0..nr_queues-1]; st->nr_queues is set. The counters are
  * read while the workers run: each value is exact, the set is not a single snapshot.
