@@ -17,6 +17,7 @@
 #include <sys/epoll.h>
 #include <unistd.h>
 
+#include "container_of.h"
 #include "control.h"
 #include "daemon.h"
 #include "datapath.h"
@@ -214,8 +215,6 @@ static void set_session_mtu(struct client *c, uint16_t mtu)
 	if (!c->ifindex || mtu == c->mtu)
 		return;
 	err = pxp_dp_session_set_mtu(c->dp, c->session_id, mtu);
-	if (!err)
-		err = pxp_netlink_set_mtu(c->nl, c->ifindex, mtu);
 	if (err) {
 		pxp_warn("setting MTU %u on %s: %s", mtu, c->o->ifname, strerror(-err));
 		return;
@@ -249,9 +248,7 @@ static void ipv4_up(struct client *c, uint64_t now)
 	inet_ntop(AF_INET, &c->local_ip, local, sizeof(local));
 	inet_ntop(AF_INET, &c->peer_ip, peer, sizeof(peer));
 	set_session_mtu(c, negotiated_mtu(c));
-	err = pxp_netlink_link_up(c->nl, c->ifindex);
-	if (!err)
-		err = pxp_netlink_add_p2p(c->nl, c->ifindex, c->local_ip, c->peer_ip);
+	err = pxp_netlink_add_p2p(c->nl, c->ifindex, c->local_ip, c->peer_ip);
 	if (err) {
 		snprintf(c->fatal_pending, sizeof(c->fatal_pending), "adding %s peer %s to %s: %s",
 			 local, peer, c->o->ifname, strerror(-err));
@@ -300,9 +297,7 @@ static void ipv6_up(struct client *c)
 
 	ppp_get_status(&c->ppp, &st);
 	memcpy(c->local_ifid, st.local_ifid, sizeof(c->local_ifid));
-	err = pxp_netlink_link_up(c->nl, c->ifindex);
-	if (!err)
-		err = pxp_netlink_add_link_local(c->nl, c->ifindex, c->local_ifid);
+	err = pxp_netlink_add_link_local(c->nl, c->ifindex, c->local_ifid);
 	if (err) {
 		pxp_warn("adding the IPv6 link-local address to %s: %s", c->o->ifname,
 			 strerror(-err));
@@ -719,7 +714,7 @@ static void request_stop(struct client *c, uint64_t now)
 
 static void disc_ready(struct ev_handler *h, uint32_t events)
 {
-	struct client *c = (struct client *)((char *)h - offsetof(struct client, disc_handler));
+	struct client *c = container_of(h, struct client, disc_handler);
 	int i;
 
 	(void)events;
@@ -736,7 +731,7 @@ static void disc_ready(struct ev_handler *h, uint32_t events)
 
 static void sess_ready(struct ev_handler *h, uint32_t events)
 {
-	struct client *c = (struct client *)((char *)h - offsetof(struct client, sess_handler));
+	struct client *c = container_of(h, struct client, sess_handler);
 	enum session_drop_reason reason;
 	struct session_frame f;
 	int i;

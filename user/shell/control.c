@@ -13,6 +13,7 @@
 #include <sys/time.h>
 #include <unistd.h>
 
+#include "container_of.h"
 #include "run_dir.h"
 
 #define CONTROL_SUFFIX	      ".ctl"
@@ -121,7 +122,7 @@ out:
 
 static void control_ready(struct ev_handler *h, uint32_t events)
 {
-	struct control_server *c = (struct control_server *)h;
+	struct control_server *c = container_of(h, struct control_server, handler);
 
 	(void)events;
 	serve_one(c);

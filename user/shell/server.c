@@ -19,6 +19,7 @@
 #include <sys/epoll.h>
 #include <unistd.h>
 
+#include "container_of.h"
 #include "control.h"
 #include "daemon.h"
 #include "datapath.h"
@@ -250,12 +251,9 @@ static void session_ipv4_up(struct srv_session *s, uint64_t now)
 
 	ppp_get_status(&s->ppp, &st);
 	if (st.peer_mru && st.peer_mru != s->mtu &&
-	    !pxp_dp_session_set_mtu(srv->dp, s->session_id, st.peer_mru) &&
-	    !pxp_netlink_set_mtu(srv->nl, s->ifindex, st.peer_mru))
+	    !pxp_dp_session_set_mtu(srv->dp, s->session_id, st.peer_mru))
 		s->mtu = st.peer_mru;
-	err = pxp_netlink_link_up(srv->nl, s->ifindex);
-	if (!err)
-		err = pxp_netlink_add_p2p(srv->nl, s->ifindex, srv->o->local_ip, s->peer_ip);
+	err = pxp_netlink_add_p2p(srv->nl, s->ifindex, srv->o->local_ip, s->peer_ip);
 	inet_ntop(AF_INET, &s->peer_ip, peer, sizeof(peer));
 	if (err) {
 		pxp_err("session %u: adding peer %s on %s: %s", s->session_id, peer, s->ifname,
@@ -280,8 +278,7 @@ static void session_ipv6_up(struct srv_session *s)
 
 	ppp_get_status(&s->ppp, &st);
 	memcpy(s->local_ifid, st.local_ifid, sizeof(s->local_ifid));
-	if (pxp_netlink_link_up(srv->nl, s->ifindex) ||
-	    pxp_netlink_add_link_local(srv->nl, s->ifindex, s->local_ifid)) {
+	if (pxp_netlink_add_link_local(srv->nl, s->ifindex, s->local_ifid)) {
 		pxp_warn("session %u: IPv6 link-local address on %s failed", s->session_id,
 			 s->ifname);
 		return;
@@ -507,7 +504,7 @@ static void process_pending(struct server *srv)
 
 static void disc_ready(struct ev_handler *h, uint32_t events)
 {
-	struct server *srv = (struct server *)((char *)h - offsetof(struct server, disc_handler));
+	struct server *srv = container_of(h, struct server, disc_handler);
 	int i;
 
 	(void)events;
@@ -524,7 +521,7 @@ static void disc_ready(struct ev_handler *h, uint32_t events)
 
 static void sess_ready(struct ev_handler *h, uint32_t events)
 {
-	struct server *srv = (struct server *)((char *)h - offsetof(struct server, sess_handler));
+	struct server *srv = container_of(h, struct server, sess_handler);
 	enum session_drop_reason reason;
 	struct session_frame f;
 	struct srv_session *s;
