@@ -529,31 +529,6 @@ static int exit_code_for(enum ppp_down_reason reason)
 	return PXP_EXIT_FATAL;
 }
 
-static const char *down_reason_text(enum ppp_down_reason reason)
-{
-	switch (reason) {
-	case PPP_DOWN_ADMIN:
-		return "closed on request";
-	case PPP_DOWN_LOWER:
-		return "the AC ended the PPPoE session (PADT)";
-	case PPP_DOWN_PEER_TERMINATE:
-		return "the AC terminated the link (LCP Terminate-Request)";
-	case PPP_DOWN_ECHO_TIMEOUT:
-		return "no reply to LCP Echo-Requests: the link is dead";
-	case PPP_DOWN_AUTH_FAILED:
-		return "authentication failed (check --user and the password)";
-	case PPP_DOWN_NEGOTIATION:
-		return "LCP negotiation did not converge";
-	case PPP_DOWN_LOOPBACK:
-		return "the link is looped back (own Magic-Number seen)";
-	case PPP_DOWN_NO_NETWORK:
-		return "IPCP was rejected or did not open: no IP addresses";
-	case PPP_DOWN_NONE:
-		break;
-	}
-	return "the link went down";
-}
-
 /* Tears the session down: data path record and netdev, PPP link, PADT, record file. */
 static void session_end(struct client *c, uint64_t now)
 {
@@ -648,9 +623,11 @@ static void process_pending(struct client *c, uint64_t now)
 			code = PXP_EXIT_FATAL;
 			c->fatal_pending[0] = '\0';
 		} else {
-			snprintf(why, sizeof(why), "session %u: %s%s%s", c->session_id,
-				 down_reason_text(reason), c->padt_text[0] ? ", " : "",
-				 c->padt_text);
+			snprintf(why, sizeof(why), "session %u: %s%s%s%s", c->session_id,
+				 ppp_down_reason_text(reason),
+				 reason == PPP_DOWN_AUTH_FAILED ? " (check --user and the password)"
+								: "",
+				 c->padt_text[0] ? ", " : "", c->padt_text);
 			code = exit_code_for(reason);
 		}
 		session_end(c, now);

@@ -321,31 +321,6 @@ static void ppp_event_cb(void *ctx, enum ppp_event ev, int reason)
 	}
 }
 
-static const char *down_reason_name(enum ppp_down_reason reason)
-{
-	switch (reason) {
-	case PPP_DOWN_ADMIN:
-		return "closed by the server";
-	case PPP_DOWN_LOWER:
-		return "PADT from the client";
-	case PPP_DOWN_PEER_TERMINATE:
-		return "LCP Terminate from the client";
-	case PPP_DOWN_ECHO_TIMEOUT:
-		return "no LCP echo replies";
-	case PPP_DOWN_AUTH_FAILED:
-		return "authentication failed";
-	case PPP_DOWN_NEGOTIATION:
-		return "negotiation failed";
-	case PPP_DOWN_LOOPBACK:
-		return "loopback";
-	case PPP_DOWN_NO_NETWORK:
-		return "no network protocol";
-	case PPP_DOWN_NONE:
-		break;
-	}
-	return "ended";
-}
-
 static void session_free(struct server *srv, struct srv_session *s)
 {
 	unsigned int i;
@@ -375,8 +350,8 @@ static void session_end(struct server *srv, struct srv_session *s)
 	else
 		disc_ac_close_session(srv->ac, s->session_id,
 				      s->end_text[0] ? s->end_text
-						     : down_reason_name(s->end_reason));
-	pxp_info("session %u ended: %s%s%s", s->session_id, down_reason_name(s->end_reason),
+						     : ppp_down_reason_text(s->end_reason));
+	pxp_info("session %u ended: %s%s%s", s->session_id, ppp_down_reason_text(s->end_reason),
 		 s->end_text[0] ? ", " : "", s->end_text);
 	session_free(srv, s);
 }
