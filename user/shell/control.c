@@ -128,9 +128,18 @@ static void control_ready(struct ev_handler *h, uint32_t events)
 	serve_one(c);
 }
 
+/*
+ * A daemon runs if it answers, not merely if its socket accepts: a daemon killed with
+ * SIGKILL keeps its socket listening while the kernel tears it down (its XDP programs and
+ * netdevs), and a successor that took that for a live daemon would refuse to start. Any
+ * answer to "help" proves it (an error line for an unknown command too); a dying daemon's
+ * connection is reset once it is gone.
+ */
 bool control_daemon_running(const char *iface)
 {
 	char path[sizeof(((struct sockaddr_un *)0)->sun_path)];
+	bool answered;
+	char byte;
 	int fd;
 
 	if (socket_path(iface, path, sizeof(path)))
@@ -138,8 +147,9 @@ bool control_daemon_running(const char *iface)
 	fd = connect_to(path);
 	if (fd < 0)
 		return false;
+	answered = !write_all(fd, "help\n", 5) && read(fd, &byte, 1) == 1;
 	close(fd);
-	return true;
+	return answered;
 }
 
 int control_server_open(struct control_server *c, struct ev_loop *loop, const char *iface,
