@@ -92,6 +92,19 @@ static int read_command(int fd, char *cmd, size_t cap)
 	return cmd[0] ? 0 : -EBADMSG;
 }
 
+static void run_command(struct control_server *c, const char *name, FILE *reply)
+{
+	const struct control_command *cmd;
+
+	for (cmd = c->commands; cmd->name; cmd++) {
+		if (!strcmp(cmd->name, name)) {
+			cmd->run(c->ctx, reply);
+			return;
+		}
+	}
+	fputs("error: unknown command\n", reply);
+}
+
 static void serve_one(struct control_server *c)
 {
 	char cmd[CONTROL_COMMAND_MAX];
@@ -111,7 +124,7 @@ static void serve_one(struct control_server *c)
 	out = open_memstream(&reply, &reply_len);
 	if (!out)
 		goto out;
-	c->fn(c->ctx, cmd, out);
+	run_command(c, cmd, out);
 	fclose(out);
 	if (write_all(fd, reply, reply_len))
 		c->rejected++;
@@ -153,7 +166,7 @@ bool control_daemon_running(const char *iface)
 }
 
 int control_server_open(struct control_server *c, struct ev_loop *loop, const char *iface,
-			control_handler_fn fn, void *ctx)
+			const struct control_command *commands, void *ctx)
 {
 	struct sockaddr_un sun = { .sun_family = AF_UNIX };
 	mode_t old_umask;
@@ -163,7 +176,7 @@ int control_server_open(struct control_server *c, struct ev_loop *loop, const ch
 	c->fd = -1;
 	c->handler.ready = control_ready;
 	c->loop = loop;
-	c->fn = fn;
+	c->commands = commands;
 	c->ctx = ctx;
 	err = socket_path(iface, c->path, sizeof(c->path));
 	if (err)
