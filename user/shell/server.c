@@ -16,14 +16,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "container_of.h"
 #include "daemon.h"
 #include "datapath.h"
 #include "discovery.h"
 #include "log.h"
-#include "netlink.h"
 #include "ppp.h"
 #include "random.h"
 #include "secrets.h"
