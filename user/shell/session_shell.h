@@ -58,13 +58,13 @@ struct shell_role {
 	/* A discovery frame (0x8863) for the role's discovery core. */
 	void (*disc_input)(struct session_shell *sh, uint64_t now, const uint8_t *frame,
 			   size_t len);
-	/* Acts on what core callbacks recorded; called after every frame and command. */
+	/* Acts on what core callbacks recorded; called after every frame read. */
 	void (*process_pending)(struct session_shell *sh, uint64_t now);
 	/* The state word of status and stats: "up", "negotiating", "running", ... */
 	const char *(*state)(struct session_shell *sh);
 	/* The control commands "status" and "status-json"; see shell_status_begin(). */
 	void (*write_status)(struct session_shell *sh, FILE *out, bool json);
-	/* The control command "down" and SIGTERM: end the sessions, then the daemon. */
+	/* The control command "down": end the sessions, then the daemon. */
 	void (*request_stop)(struct session_shell *sh, uint64_t now);
 };
 
@@ -126,8 +126,10 @@ void shell_session_del_link_local(struct shell_session *s);
 /* Deletes the session netdev (the data path stops carrying it) and the PPP link. */
 void shell_session_end(struct shell_session *s);
 
-/* Status that both roles show: iface, role, pid and state first; discovery counters; and
- * the control_frames object. */
+/*
+ * Status that both roles show: iface, role, pid and state first; discovery counters; and
+ * the control_frames object.
+ */
 void shell_status_begin(struct session_shell *sh, struct status_writer *w, FILE *out, bool json);
 void shell_status_disc_counters(struct status_writer *w, uint64_t rx, uint64_t tx,
 				const uint64_t drops[PPPOE_DROP_REASON_COUNT]);
