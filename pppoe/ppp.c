@@ -329,23 +329,43 @@ bool ppp_protocol_rejected(struct ppp *p, uint16_t proto)
 	return false;
 }
 
-/* What our Terminate-Request tells the peer (the words pppd uses, for its log). */
-static const char *terminate_text(enum ppp_down_reason reason)
+/*
+ * Why a link went down, once for every reason: in words for the daemon's log, status and
+ * PADT (either role: the other end is "the peer"), and what our Terminate-Request tells the
+ * peer (the words pppd uses, for its log; NULL sends none).
+ */
+struct down_reason_words {
+	const char *text;
+	const char *terminate;
+};
+
+static const struct down_reason_words down_reasons[] = {
+	[PPP_DOWN_NONE] = { "the link went down", NULL },
+	[PPP_DOWN_ADMIN] = { "closed on request", "User request" },
+	[PPP_DOWN_LOWER] = { "the peer ended the PPPoE session (PADT)", NULL },
+	[PPP_DOWN_PEER_TERMINATE] = { "the peer terminated the link (LCP Terminate-Request)",
+				      NULL },
+	[PPP_DOWN_ECHO_TIMEOUT] = { "no reply to LCP Echo-Requests: the link is dead",
+				    "Peer not responding" },
+	[PPP_DOWN_AUTH_FAILED] = { "authentication failed", "Authentication failed" },
+	[PPP_DOWN_NEGOTIATION] = { "LCP negotiation did not converge", NULL },
+	[PPP_DOWN_LOOPBACK] = { "the link is looped back (own Magic-Number seen)",
+				"Loopback detected" },
+	[PPP_DOWN_NO_NETWORK] = { "no network protocol opened (IPCP rejected or timed out)",
+				  "No network protocols running" },
+};
+
+/* Out-of-range reasons read as PPP_DOWN_NONE. */
+static const struct down_reason_words *down_reason_words(enum ppp_down_reason reason)
 {
-	switch (reason) {
-	case PPP_DOWN_ADMIN:
-		return "User request";
-	case PPP_DOWN_ECHO_TIMEOUT:
-		return "Peer not responding";
-	case PPP_DOWN_AUTH_FAILED:
-		return "Authentication failed";
-	case PPP_DOWN_LOOPBACK:
-		return "Loopback detected";
-	case PPP_DOWN_NO_NETWORK:
-		return "No network protocols running";
-	default:
-		return NULL;
-	}
+	if ((unsigned int)reason >= sizeof(down_reasons) / sizeof(down_reasons[0]))
+		reason = PPP_DOWN_NONE;
+	return &down_reasons[reason];
+}
+
+const char *ppp_down_reason_text(enum ppp_down_reason reason)
+{
+	return down_reason_words(reason)->text;
 }
 
 /* Does the work callbacks deferred, until none is left. */
@@ -383,7 +403,7 @@ static void settle(struct ppp *p)
 		}
 		if (p->close_pending) {
 			set_down_reason(p, p->close_pending);
-			p->lcp.term_text = terminate_text(p->close_pending);
+			p->lcp.term_text = down_reason_words(p->close_pending)->terminate;
 			p->close_pending = PPP_DOWN_NONE;
 			fsm_close(&p->lcp, p->now_ms);
 			continue;

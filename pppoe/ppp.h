@@ -42,6 +42,9 @@ enum ppp_down_reason {
 	PPP_DOWN_NO_NETWORK,	 /* no network protocol (IPCP/IPv6CP) could open */
 };
 
+/* The reason in words, for logs, status and a PADT; the same for either role. */
+const char *ppp_down_reason_text(enum ppp_down_reason reason);
+
 struct ppp_callbacks {
 	void *ctx;
 	/* Send one PPP packet: protocol number and information field (no PPPoE header). */

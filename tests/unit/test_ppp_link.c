@@ -466,6 +466,20 @@ TEST(init_rejects_bad_config)
 	CHECK_EQ(ppp_init(&p, &sc, &cb), -EINVAL);
 }
 
+/* Every reason has its own words, and a reason out of range reads as "none". */
+TEST(down_reason_text_per_reason)
+{
+	int i, j;
+
+	for (i = PPP_DOWN_NONE; i <= PPP_DOWN_NO_NETWORK; i++) {
+		CHECK(ppp_down_reason_text(i)[0] != '\0');
+		for (j = PPP_DOWN_NONE; j < i; j++)
+			CHECK(strcmp(ppp_down_reason_text(i), ppp_down_reason_text(j)));
+	}
+	CHECK(!strcmp(ppp_down_reason_text(PPP_DOWN_NO_NETWORK + 1),
+		      ppp_down_reason_text(PPP_DOWN_NONE)));
+}
+
 int main(void)
 {
 	check_prefix = "ppp_link";
@@ -493,5 +507,6 @@ int main(void)
 	RUN(unknown_protocol_rejected);
 	RUN(ncp_before_network_phase_ignored);
 	RUN(init_rejects_bad_config);
+	RUN(down_reason_text_per_reason);
 	return check_summary();
 }

@@ -78,19 +78,6 @@ void pxp_netlink_close(struct pxp_netlink *nl)
 	free(nl);
 }
 
-static int change_link(struct pxp_netlink *nl, int ifindex, struct rtnl_link *change)
-{
-	struct rtnl_link *orig = rtnl_link_alloc();
-	int err;
-
-	if (!orig)
-		return -ENOMEM;
-	rtnl_link_set_ifindex(orig, ifindex);
-	err = nl_to_errno(rtnl_link_change(nl->sock, orig, change, 0));
-	rtnl_link_put(orig);
-	return err;
-}
-
 int pxp_netlink_link_stats(struct pxp_netlink *nl, int ifindex, struct pxp_link_stats *st)
 {
 	struct rtnl_link *link;
@@ -105,32 +92,6 @@ int pxp_netlink_link_stats(struct pxp_netlink *nl, int ifindex, struct pxp_link_
 	st->tx_bytes = rtnl_link_get_stat(link, RTNL_LINK_TX_BYTES);
 	rtnl_link_put(link);
 	return 0;
-}
-
-int pxp_netlink_link_up(struct pxp_netlink *nl, int ifindex)
-{
-	struct rtnl_link *change = rtnl_link_alloc();
-	int err;
-
-	if (!change)
-		return -ENOMEM;
-	rtnl_link_set_flags(change, IFF_UP);
-	err = change_link(nl, ifindex, change);
-	rtnl_link_put(change);
-	return err;
-}
-
-int pxp_netlink_set_mtu(struct pxp_netlink *nl, int ifindex, unsigned int mtu)
-{
-	struct rtnl_link *change = rtnl_link_alloc();
-	int err;
-
-	if (!change)
-		return -ENOMEM;
-	rtnl_link_set_mtu(change, mtu);
-	err = change_link(nl, ifindex, change);
-	rtnl_link_put(change);
-	return err;
 }
 
 static struct nl_addr *make_addr(int family, const void *bytes, size_t len, int prefix)

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Addresses, routes, link state and MTU of the session netdevs, through rtnetlink
- * (libnl-route-3). The session netdev itself is created by the data path.
+ * Addresses, routes and counters of the session netdevs, through rtnetlink (libnl-route-3).
+ * The session netdev itself, its link state and its MTU belong to the data path
+ * (pxp_dp_session_add(), pxp_dp_session_set_mtu()).
  *
  * Concurrency: one handle per daemon, used from its single thread.
  */
@@ -21,8 +22,6 @@ struct pxp_link_stats {
 };
 
 int pxp_netlink_link_stats(struct pxp_netlink *nl, int ifindex, struct pxp_link_stats *st);
-int pxp_netlink_link_up(struct pxp_netlink *nl, int ifindex);
-int pxp_netlink_set_mtu(struct pxp_netlink *nl, int ifindex, unsigned int mtu);
 /* local/32 with peer/32 (point to point); addresses in network order. Existing = 0. */
 int pxp_netlink_add_p2p(struct pxp_netlink *nl, int ifindex, uint32_t local, uint32_t peer);
 int pxp_netlink_del_p2p(struct pxp_netlink *nl, int ifindex, uint32_t local, uint32_t peer);

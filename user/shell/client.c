@@ -14,28 +14,20 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/epoll.h>
 #include <unistd.h>
 
-#include "control.h"
+#include "container_of.h"
 #include "daemon.h"
 #include "datapath.h"
 #include "discovery.h"
-#include "event_loop.h"
 #include "log.h"
 #include "mac.h"
 #include "netlink.h"
 #include "ppp.h"
 #include "random.h"
 #include "run_dir.h"
-#include "raw_socket.h"
-#include "session_frame.h"
-#include "stats_report.h"
+#include "session_shell.h"
 #include "status.h"
-
-/* Frames read per wakeup: bounds the time one busy socket can hold the loop. */
-#define RX_BURST  64
-#define FRAME_BUF 2048
 
 enum client_phase {
 	PHASE_DISCOVERY, /* PADI/PADR */
@@ -52,29 +44,16 @@ static const char *const phase_names[] = {
 
 struct client {
 	struct client_settings *o;
-	struct ev_loop loop;
-	struct raw_socket disc_sock, sess_sock;
-	struct ev_handler disc_handler, sess_handler;
+	struct session_shell sh;
+	/* The current session, from DISC_EV_SESSION_UP until session_end(). */
+	struct shell_session sess;
 	struct disc_client disc;
-	struct ppp ppp;
-	bool ppp_active;
-	struct pxp_dp *dp;
-	struct pxp_netlink *nl;
-	struct control_server ctl;
 	int notify_fd;
 	enum client_phase phase;
 
-	/* The current session, from DISC_EV_SESSION_UP until session_end(). */
-	uint16_t session_id;
-	uint8_t ac_mac[PXP_ETH_ALEN];
 	char ac_name[DISC_NAME_MAX + 1];
-	uint16_t max_payload;
-	int ifindex; /* session netdev, 0 = none */
-	uint16_t mtu;
-	uint32_t local_ip, peer_ip, dns[2];
-	bool addr_set, route_set, resolv_written;
-	uint8_t local_ifid[8];
-	bool link_local_set;
+	uint32_t dns[2];
+	bool route_set, resolv_written;
 	uint64_t attempt_start_ms; /* PADI sent */
 	uint64_t up_since_ms;
 	uint64_t setup_ms; /* PADI to IPCP open, last session */
@@ -88,19 +67,19 @@ struct client {
 	char padt_text[DISC_ERROR_TEXT_MAX + 1]; /* the AC's reason in its PADT, if any */
 	char fatal_pending[160];		 /* non-empty: close the link for this reason */
 	bool stop_requested;
-	bool closing; /* ppp_close() called: LINK_DOWN will follow */
 
 	unsigned int failures; /* consecutive attempts that never reached IPCP */
 	unsigned int sessions; /* sessions that reached IPCP */
 	int exit_code;
 	char last_error[256];
 
-	uint64_t session_rx, session_tx, session_tx_errors;
-	uint64_t session_drops[SESSION_DROP_REASON_COUNT];
 	uint64_t last_decap; /* data path receive count at the last PPP timer */
-	uint8_t rx_buf[FRAME_BUF];
-	uint8_t tx_buf[FRAME_BUF];
 };
+
+static struct client *client_of(struct session_shell *sh)
+{
+	return container_of(sh, struct client, sh);
+}
 
 /* ------------------------------------------------------------ session record */
 
@@ -116,7 +95,7 @@ static void record_path(const struct client *c, char *path, size_t cap)
 static void record_write(struct client *c)
 {
 	char path[PATH_MAX], tmp[PATH_MAX + 8];
-	const uint8_t *a = c->ac_mac, *l = c->disc_sock.mac;
+	const uint8_t *a = c->sess.peer_mac, *l = c->sh.disc_sock.mac;
 	FILE *f;
 
 	record_path(c, path, sizeof(path));
@@ -129,8 +108,8 @@ static void record_write(struct client *c)
 	fprintf(f,
 		"session_id %u\nac_mac %02x:%02x:%02x:%02x:%02x:%02x\n"
 		"local_mac %02x:%02x:%02x:%02x:%02x:%02x\n",
-		c->session_id, a[0], a[1], a[2], a[3], a[4], a[5], l[0], l[1], l[2], l[3], l[4],
-		l[5]);
+		c->sess.session_id, a[0], a[1], a[2], a[3], a[4], a[5], l[0], l[1], l[2], l[3],
+		l[4], l[5]);
 	if (fclose(f) || rename(tmp, path))
 		pxp_warn("cannot record the session in %s: %s", path, strerror(errno));
 }
@@ -167,7 +146,7 @@ static void close_stale_session(struct client *c)
 	}
 	len = disc_build_padt(frame, sizeof(frame), local_mac, ac_mac, (uint16_t)sid,
 			      "pppoe-xp restarted");
-	if (len < 0 || raw_socket_send(&c->disc_sock, frame, (size_t)len)) {
+	if (len < 0 || raw_socket_send(&c->sh.disc_sock, frame, (size_t)len)) {
 		pxp_warn("could not send the PADT for stale session %u", sid);
 		return;
 	}
@@ -209,18 +188,10 @@ static void resolv_write(struct client *c)
 
 static void set_session_mtu(struct client *c, uint16_t mtu)
 {
-	int err;
+	int err = shell_session_set_mtu(&c->sess, mtu);
 
-	if (!c->ifindex || mtu == c->mtu)
-		return;
-	err = pxp_dp_session_set_mtu(c->dp, c->session_id, mtu);
-	if (!err)
-		err = pxp_netlink_set_mtu(c->nl, c->ifindex, mtu);
-	if (err) {
+	if (err)
 		pxp_warn("setting MTU %u on %s: %s", mtu, c->o->ifname, strerror(-err));
-		return;
-	}
-	c->mtu = mtu;
 }
 
 static uint16_t negotiated_mtu(struct client *c)
@@ -228,8 +199,8 @@ static uint16_t negotiated_mtu(struct client *c)
 	struct ppp_status st;
 	uint16_t mtu;
 
-	ppp_get_status(&c->ppp, &st);
-	mtu = st.peer_mru ? st.peer_mru : c->max_payload;
+	ppp_get_status(&c->sess.ppp, &st);
+	mtu = st.peer_mru ? st.peer_mru : c->sess.max_payload;
 	if (c->o->mtu && c->o->mtu < mtu)
 		mtu = (uint16_t)c->o->mtu;
 	return mtu;
@@ -241,25 +212,22 @@ static void ipv4_up(struct client *c, uint64_t now)
 	struct ppp_status st;
 	int err;
 
-	ppp_get_status(&c->ppp, &st);
-	c->local_ip = st.local_ip;
-	c->peer_ip = st.peer_ip;
+	ppp_get_status(&c->sess.ppp, &st);
+	c->sess.local_ip = st.local_ip;
+	c->sess.peer_ip = st.peer_ip;
 	c->dns[0] = st.dns[0];
 	c->dns[1] = st.dns[1];
-	inet_ntop(AF_INET, &c->local_ip, local, sizeof(local));
-	inet_ntop(AF_INET, &c->peer_ip, peer, sizeof(peer));
+	inet_ntop(AF_INET, &c->sess.local_ip, local, sizeof(local));
+	inet_ntop(AF_INET, &c->sess.peer_ip, peer, sizeof(peer));
 	set_session_mtu(c, negotiated_mtu(c));
-	err = pxp_netlink_link_up(c->nl, c->ifindex);
-	if (!err)
-		err = pxp_netlink_add_p2p(c->nl, c->ifindex, c->local_ip, c->peer_ip);
+	err = shell_session_add_addr(&c->sess);
 	if (err) {
 		snprintf(c->fatal_pending, sizeof(c->fatal_pending), "adding %s peer %s to %s: %s",
 			 local, peer, c->o->ifname, strerror(-err));
 		return;
 	}
-	c->addr_set = true;
 	if (c->o->defaultroute) {
-		err = pxp_netlink_add_default_route(c->nl, c->ifindex);
+		err = pxp_netlink_add_default_route(c->sh.nl, c->sess.ifindex);
 		if (err)
 			pxp_warn("--defaultroute via %s: %s", c->o->ifname, strerror(-err));
 		else
@@ -272,10 +240,10 @@ static void ipv4_up(struct client *c, uint64_t now)
 	c->failures = 0;
 	c->sessions++;
 	c->last_error[0] = '\0';
-	pxp_info("session %u up on %s in %" PRIu64 " ms: %s peer %s, MTU %u", c->session_id,
-		 c->o->ifname, c->setup_ms, local, peer, c->mtu);
-	snprintf(msg, sizeof(msg), "session %u up on %s: %s peer %s", c->session_id, c->o->ifname,
-		 local, peer);
+	pxp_info("session %u up on %s in %" PRIu64 " ms: %s peer %s, MTU %u", c->sess.session_id,
+		 c->o->ifname, c->setup_ms, local, peer, c->sess.mtu);
+	snprintf(msg, sizeof(msg), "session %u up on %s: %s peer %s", c->sess.session_id,
+		 c->o->ifname, local, peer);
 	daemon_notify(&c->notify_fd, PXP_EXIT_OK, msg);
 }
 
@@ -283,61 +251,32 @@ static void ipv4_up(struct client *c, uint64_t now)
 static void ipv4_down(struct client *c)
 {
 	if (c->route_set)
-		pxp_netlink_del_default_route(c->nl, c->ifindex);
-	if (c->addr_set)
-		pxp_netlink_del_p2p(c->nl, c->ifindex, c->local_ip, c->peer_ip);
+		pxp_netlink_del_default_route(c->sh.nl, c->sess.ifindex);
+	shell_session_del_addr(&c->sess);
 	if (c->resolv_written)
 		unlink(c->o->resolv_file);
-	c->route_set = c->addr_set = c->resolv_written = false;
+	c->route_set = c->resolv_written = false;
 	if (c->phase == PHASE_UP)
 		c->phase = PHASE_LINK;
 }
 
 static void ipv6_up(struct client *c)
 {
-	struct ppp_status st;
-	int err;
+	int err = shell_session_add_link_local(&c->sess);
 
-	ppp_get_status(&c->ppp, &st);
-	memcpy(c->local_ifid, st.local_ifid, sizeof(c->local_ifid));
-	err = pxp_netlink_link_up(c->nl, c->ifindex);
-	if (!err)
-		err = pxp_netlink_add_link_local(c->nl, c->ifindex, c->local_ifid);
 	if (err) {
 		pxp_warn("adding the IPv6 link-local address to %s: %s", c->o->ifname,
 			 strerror(-err));
 		return;
 	}
-	c->link_local_set = true;
 	pxp_info("IPv6CP up on %s", c->o->ifname);
-}
-
-static void ipv6_down(struct client *c)
-{
-	if (c->link_local_set)
-		pxp_netlink_del_link_local(c->nl, c->ifindex, c->local_ifid);
-	c->link_local_set = false;
 }
 
 /* ------------------------------------------------------------ PPP link */
 
-static void ppp_send_cb(void *ctx, uint16_t proto, const uint8_t *data, size_t len)
-{
-	struct client *c = ctx;
-	int n;
-
-	n = session_frame_build(c->tx_buf, sizeof(c->tx_buf), c->ac_mac, c->sess_sock.mac,
-				c->session_id, proto, data, len);
-	if (n < 0 || raw_socket_send(&c->sess_sock, c->tx_buf, (size_t)n)) {
-		c->session_tx_errors++;
-		return;
-	}
-	c->session_tx++;
-}
-
 static void ppp_event_cb(void *ctx, enum ppp_event ev, int reason)
 {
-	struct client *c = ctx;
+	struct client *c = container_of(ctx, struct client, sess);
 	uint64_t now = ev_now_ms();
 
 	switch (ev) {
@@ -356,7 +295,7 @@ static void ppp_event_cb(void *ctx, enum ppp_event ev, int reason)
 			ipv6_up(c);
 		break;
 	case PPP_EV_IPV6_DOWN:
-		ipv6_down(c);
+		shell_session_del_link_local(&c->sess);
 		break;
 	case PPP_EV_LINK_DOWN:
 		c->link_down_pending = true;
@@ -367,15 +306,10 @@ static void ppp_event_cb(void *ctx, enum ppp_event ev, int reason)
 
 static int start_link(struct client *c, uint64_t now)
 {
-	struct ppp_callbacks cb = {
-		.ctx = c,
-		.send = ppp_send_cb,
-		.event = ppp_event_cb,
-		.random = pxp_random_fill,
-	};
+	struct ppp_callbacks cb = { .event = ppp_event_cb };
 	struct ppp_config cfg = {
 		.role = PPP_ROLE_CLIENT,
-		.mru = c->max_payload,
+		.mru = c->sess.max_payload,
 		.ipv6 = c->o->common.ipv6,
 		.echo_interval_ms = c->o->common.keepalive_interval_s * 1000,
 		.echo_max_failures = c->o->common.keepalive_failures,
@@ -388,13 +322,9 @@ static int start_link(struct client *c, uint64_t now)
 	strcpy(cfg.user, c->o->user);
 	memcpy(cfg.password, c->o->password, c->o->password_len);
 	cfg.password_len = c->o->password_len;
-	err = ppp_init(&c->ppp, &cfg, &cb);
+	err = shell_session_start_ppp(&c->sess, &cfg, &cb, now);
 	explicit_bzero(cfg.password, sizeof(cfg.password));
-	if (err)
-		return err;
-	c->ppp_active = true;
-	ppp_lower_up(&c->ppp, now);
-	return 0;
+	return err;
 }
 
 /* ------------------------------------------------------------ discovery */
@@ -403,27 +333,20 @@ static int disc_send_cb(void *ctx, const void *frame, size_t len)
 {
 	struct client *c = ctx;
 
-	return raw_socket_send(&c->disc_sock, frame, len);
+	return raw_socket_send(&c->sh.disc_sock, frame, len);
 }
 
 static int add_session_netdev(struct client *c)
 {
-	struct pxp_dp_session s = { .session_id = c->session_id, .mss_clamp = true };
-	int err;
+	uint16_t mtu = c->o->mtu && c->o->mtu < c->sess.max_payload ? (uint16_t)c->o->mtu
+								    : c->sess.max_payload;
+	int err = shell_session_add_netdev(&c->sess, mtu);
 
-	strcpy(s.ifname, c->o->ifname);
-	memcpy(s.peer_mac, c->ac_mac, PXP_ETH_ALEN);
-	s.mtu = c->o->mtu && c->o->mtu < c->max_payload ? (uint16_t)c->o->mtu : c->max_payload;
-	err = pxp_dp_session_add(c->dp, &s, &c->ifindex);
-	if (err) {
-		c->ifindex = 0;
+	if (err)
 		snprintf(c->fatal_pending, sizeof(c->fatal_pending),
-			 "creating %s for session %u: %s", c->o->ifname, c->session_id,
+			 "creating %s for session %u: %s", c->o->ifname, c->sess.session_id,
 			 strerror(-err));
-		return err;
-	}
-	c->mtu = s.mtu;
-	return 0;
+	return err;
 }
 
 static void session_up(struct client *c, const struct disc_client_event *ev, uint64_t now)
@@ -431,14 +354,14 @@ static void session_up(struct client *c, const struct disc_client_event *ev, uin
 	const uint8_t *m = ev->ac_mac;
 	int err;
 
-	c->session_id = ev->session_id;
-	memcpy(c->ac_mac, ev->ac_mac, PXP_ETH_ALEN);
+	c->sess.session_id = ev->session_id;
+	memcpy(c->sess.peer_mac, ev->ac_mac, PXP_ETH_ALEN);
 	snprintf(c->ac_name, sizeof(c->ac_name), "%s", ev->ac_name);
-	c->max_payload = ev->max_payload ? ev->max_payload : PPPOE_DEFAULT_MRU;
+	c->sess.max_payload = ev->max_payload ? ev->max_payload : PPPOE_DEFAULT_MRU;
 	c->phase = PHASE_LINK;
 	record_write(c);
-	pxp_info("PPPoE session %u with AC '%s' (%02x:%02x:%02x:%02x:%02x:%02x)", c->session_id,
-		 c->ac_name, m[0], m[1], m[2], m[3], m[4], m[5]);
+	pxp_info("PPPoE session %u with AC '%s' (%02x:%02x:%02x:%02x:%02x:%02x)",
+		 c->sess.session_id, c->ac_name, m[0], m[1], m[2], m[3], m[4], m[5]);
 	if (add_session_netdev(c))
 		return;
 	err = start_link(c, now);
@@ -460,8 +383,8 @@ static void disc_event_cb(void *ctx, const struct disc_client_event *ev)
 		snprintf(c->padt_text, sizeof(c->padt_text), "%s", ev->message);
 		pxp_info("the AC ended session %u (PADT%s%s)", ev->session_id,
 			 ev->message[0] ? ": " : "", ev->message);
-		if (c->ppp_active)
-			ppp_lower_down(&c->ppp, now);
+		if (c->sess.ppp_active)
+			ppp_lower_down(&c->sess.ppp, now);
 		if (!c->link_down_pending) {
 			/* No PPP link to report it: end the session ourselves. */
 			c->link_down_pending = true;
@@ -496,7 +419,7 @@ static int start_attempt(struct client *c, uint64_t now)
 	};
 	int err;
 
-	memcpy(cfg.local_mac, c->disc_sock.mac, PXP_ETH_ALEN);
+	memcpy(cfg.local_mac, c->sh.disc_sock.mac, PXP_ETH_ALEN);
 	memcpy(cfg.ac_mac, c->o->ac_mac, PXP_ETH_ALEN);
 	err = disc_client_init(&c->disc, &cfg, &ops);
 	if (!err)
@@ -534,55 +457,18 @@ static int exit_code_for(enum ppp_down_reason reason)
 	return PXP_EXIT_FATAL;
 }
 
-static const char *down_reason_text(enum ppp_down_reason reason)
-{
-	switch (reason) {
-	case PPP_DOWN_ADMIN:
-		return "closed on request";
-	case PPP_DOWN_LOWER:
-		return "the AC ended the PPPoE session (PADT)";
-	case PPP_DOWN_PEER_TERMINATE:
-		return "the AC terminated the link (LCP Terminate-Request)";
-	case PPP_DOWN_ECHO_TIMEOUT:
-		return "no reply to LCP Echo-Requests: the link is dead";
-	case PPP_DOWN_AUTH_FAILED:
-		return "authentication failed (check --user and the password)";
-	case PPP_DOWN_NEGOTIATION:
-		return "LCP negotiation did not converge";
-	case PPP_DOWN_LOOPBACK:
-		return "the link is looped back (own Magic-Number seen)";
-	case PPP_DOWN_NO_NETWORK:
-		return "IPCP was rejected or did not open: no IP addresses";
-	case PPP_DOWN_NONE:
-		break;
-	}
-	return "the link went down";
-}
-
 /* Tears the session down: data path record and netdev, PPP link, PADT, record file. */
 static void session_end(struct client *c, uint64_t now)
 {
-	ipv6_down(c);
+	shell_session_del_link_local(&c->sess);
 	ipv4_down(c);
-	if (c->ifindex) {
-		int err = pxp_dp_session_del(c->dp, c->session_id);
-
-		if (err)
-			pxp_warn("removing %s: %s", c->o->ifname, strerror(-err));
-		c->ifindex = 0;
-		c->mtu = 0;
-	}
-	if (c->ppp_active) {
-		ppp_destroy(&c->ppp);
-		c->ppp_active = false;
-	}
-	c->closing = false;
+	shell_session_end(&c->sess);
 	c->padt_text[0] = '\0';
 	/* Sends the PADT unless the session is already over (the AC's PADT). */
 	disc_client_stop(&c->disc, now);
-	if (c->session_id)
+	if (c->sess.session_id)
 		record_remove(c);
-	c->session_id = 0;
+	c->sess.session_id = 0;
 }
 
 /* One attempt or session is over: retry after holdoff, or end the daemon. */
@@ -622,12 +508,12 @@ static void attempt_over(struct client *c, uint64_t now, bool was_up, int code, 
 static void process_pending(struct client *c, uint64_t now)
 {
 	if (c->fatal_pending[0] && !c->link_down_pending) {
-		if (c->ppp_active) {
+		if (c->sess.ppp_active) {
 			/* Close politely; the LINK_DOWN that follows ends the session. */
-			if (!c->closing) {
+			if (!c->sess.closing) {
 				pxp_info("closing the link: %s", c->fatal_pending);
-				c->closing = true;
-				ppp_close(&c->ppp, now);
+				c->sess.closing = true;
+				ppp_close(&c->sess.ppp, now);
 			}
 			if (!c->link_down_pending)
 				return;
@@ -653,9 +539,11 @@ static void process_pending(struct client *c, uint64_t now)
 			code = PXP_EXIT_FATAL;
 			c->fatal_pending[0] = '\0';
 		} else {
-			snprintf(why, sizeof(why), "session %u: %s%s%s", c->session_id,
-				 down_reason_text(reason), c->padt_text[0] ? ", " : "",
-				 c->padt_text);
+			snprintf(why, sizeof(why), "session %u: %s%s%s%s", c->sess.session_id,
+				 ppp_down_reason_text(reason),
+				 reason == PPP_DOWN_AUTH_FAILED ? " (check --user and the password)"
+								: "",
+				 c->padt_text[0] ? ", " : "", c->padt_text);
 			code = exit_code_for(reason);
 		}
 		session_end(c, now);
@@ -692,10 +580,10 @@ static void request_stop(struct client *c, uint64_t now)
 	switch (c->phase) {
 	case PHASE_LINK:
 	case PHASE_UP:
-		if (c->ppp_active) {
-			if (!c->closing) {
-				c->closing = true;
-				ppp_close(&c->ppp, now);
+		if (c->sess.ppp_active) {
+			if (!c->sess.closing) {
+				c->sess.closing = true;
+				ppp_close(&c->sess.ppp, now);
 			}
 			break;
 		}
@@ -715,106 +603,75 @@ static void request_stop(struct client *c, uint64_t now)
 	daemon_notify(&c->notify_fd, PXP_EXIT_SIGNAL, "stopped before the session was up");
 }
 
-/* ------------------------------------------------------------ sockets */
+/* ------------------------------------------------------------ the shell's role */
 
-static void disc_ready(struct ev_handler *h, uint32_t events)
+static struct shell_session *session_at(struct session_shell *sh, unsigned int i)
 {
-	struct client *c = (struct client *)((char *)h - offsetof(struct client, disc_handler));
-	int i;
-
-	(void)events;
-	for (i = 0; i < RX_BURST; i++) {
-		ssize_t n = raw_socket_recv(&c->disc_sock, c->rx_buf, sizeof(c->rx_buf));
-
-		if (n < 0)
-			break;
-		if (n > 0 && c->phase != PHASE_HOLDOFF && c->phase != PHASE_DONE)
-			disc_client_input(&c->disc, ev_now_ms(), c->rx_buf, (size_t)n);
-		process_pending(c, ev_now_ms());
-	}
+	return i == 0 ? &client_of(sh)->sess : NULL;
 }
 
-static void sess_ready(struct ev_handler *h, uint32_t events)
+static void disc_input(struct session_shell *sh, uint64_t now, const uint8_t *frame, size_t len)
 {
-	struct client *c = (struct client *)((char *)h - offsetof(struct client, sess_handler));
-	enum session_drop_reason reason;
-	struct session_frame f;
-	int i;
+	struct client *c = client_of(sh);
 
-	(void)events;
-	for (i = 0; i < RX_BURST; i++) {
-		ssize_t n = raw_socket_recv(&c->sess_sock, c->rx_buf, sizeof(c->rx_buf));
-
-		if (n < 0)
-			break;
-		if (n == 0)
-			continue;
-		if (session_frame_parse(c->rx_buf, (size_t)n, &f, &reason)) {
-			c->session_drops[reason]++;
-			continue;
-		}
-		if (memcmp(f.dst, c->sess_sock.mac, PXP_ETH_ALEN)) {
-			c->session_drops[SESSION_DROP_DST_MAC]++;
-			continue;
-		}
-		if (!c->ppp_active || f.session_id != c->session_id ||
-		    memcmp(f.src, c->ac_mac, PXP_ETH_ALEN)) {
-			c->session_drops[SESSION_DROP_UNKNOWN]++;
-			continue;
-		}
-		c->session_rx++;
-		ppp_input(&c->ppp, ev_now_ms(), f.ppp_proto, f.payload, f.payload_len);
-		process_pending(c, ev_now_ms());
-	}
+	if (c->phase != PHASE_HOLDOFF && c->phase != PHASE_DONE)
+		disc_client_input(&c->disc, now, frame, len);
 }
 
-/* ------------------------------------------------------------ status */
-
-static void write_status(struct client *c, FILE *out, bool json)
+static void shell_process_pending(struct session_shell *sh, uint64_t now)
 {
+	process_pending(client_of(sh), now);
+}
+
+static const char *state_name(struct session_shell *sh)
+{
+	struct client *c = client_of(sh);
+
+	return c->sess.closing ? "terminating" : phase_names[c->phase];
+}
+
+static void write_status(struct session_shell *sh, FILE *out, bool json)
+{
+	struct client *c = client_of(sh);
 	struct status_writer w;
 	struct ppp_status st = { 0 };
 	struct pxp_dp_stats ds;
 	uint64_t now = ev_now_ms();
 	unsigned int i;
 
-	if (c->ppp_active)
-		ppp_get_status(&c->ppp, &st);
-	status_begin(&w, out, json);
-	status_str(&w, "iface", c->o->iface);
-	status_str(&w, "role", "client");
-	status_u64(&w, "pid", (uint64_t)getpid());
-	status_str(&w, "state", c->closing ? "terminating" : phase_names[c->phase]);
+	if (c->sess.ppp_active)
+		ppp_get_status(&c->sess.ppp, &st);
+	shell_status_begin(sh, &w, out, json);
 	status_str(&w, "ifname", c->o->ifname);
-	status_u64(&w, "session_id", c->session_id);
-	status_str(&w, "ac_name", c->session_id ? c->ac_name : NULL);
-	if (c->session_id)
-		status_mac(&w, "ac_mac", c->ac_mac);
+	status_u64(&w, "session_id", c->sess.session_id);
+	status_str(&w, "ac_name", c->sess.session_id ? c->ac_name : NULL);
+	if (c->sess.session_id)
+		status_mac(&w, "ac_mac", c->sess.peer_mac);
 	else
 		status_str(&w, "ac_mac", NULL);
-	status_mac(&w, "local_mac", c->disc_sock.mac);
+	status_mac(&w, "local_mac", c->sh.disc_sock.mac);
 	status_str(&w, "service", c->o->common.service);
-	status_ipv4(&w, "local_ip", c->addr_set ? c->local_ip : 0);
-	status_ipv4(&w, "peer_ip", c->addr_set ? c->peer_ip : 0);
+	status_ipv4(&w, "local_ip", c->sess.addr_set ? c->sess.local_ip : 0);
+	status_ipv4(&w, "peer_ip", c->sess.addr_set ? c->sess.peer_ip : 0);
 	status_array_begin(&w, "dns");
 	for (i = 0; i < 2; i++)
-		if (c->addr_set && c->dns[i])
+		if (c->sess.addr_set && c->dns[i])
 			status_ipv4(&w, NULL, c->dns[i]);
 	status_array_end(&w);
-	if (c->link_local_set) {
+	if (c->sess.link_local_set) {
 		status_link_local(&w, "ipv6_local", st.local_ifid);
 		status_link_local(&w, "ipv6_peer", st.peer_ifid);
 	} else {
 		status_str(&w, "ipv6_local", NULL);
 		status_str(&w, "ipv6_peer", NULL);
 	}
-	status_u64(&w, "mtu", c->mtu);
+	status_u64(&w, "mtu", c->sess.mtu);
 	status_u64(&w, "mru", st.local_mru);
 	status_u64(&w, "uptime_s", c->phase == PHASE_UP ? (now - c->up_since_ms) / 1000 : 0);
 	status_u64(&w, "setup_ms", c->setup_ms);
-	status_str(&w, "lcp", c->ppp_active ? st.lcp_state : NULL);
-	status_str(&w, "ipcp", c->ppp_active ? st.ipcp_state : NULL);
-	status_str(&w, "ipv6cp", c->ppp_active ? st.ipv6cp_state : NULL);
+	status_str(&w, "lcp", c->sess.ppp_active ? st.lcp_state : NULL);
+	status_str(&w, "ipcp", c->sess.ppp_active ? st.ipcp_state : NULL);
+	status_str(&w, "ipv6cp", c->sess.ppp_active ? st.ipv6cp_state : NULL);
 	status_object_begin(&w, "echo");
 	status_u64(&w, "interval_s", c->o->common.keepalive_interval_s);
 	status_u64(&w, "max_failures", c->o->common.keepalive_failures);
@@ -824,10 +681,10 @@ static void write_status(struct client *c, FILE *out, bool json)
 	status_u64(&w, "missed", st.echo_missed);
 	status_object_end(&w);
 	status_object_begin(&w, "datapath");
-	status_str(&w, "mode", c->dp ? pxp_dp_mode_name(pxp_dp_mode(c->dp)) : NULL);
-	status_bool(&w, "attached", c->dp != NULL);
-	status_u64(&w, "umem_bytes", c->dp ? pxp_dp_umem_bytes(c->dp) : 0);
-	if (c->dp && !pxp_dp_get_stats(c->dp, &ds)) {
+	status_str(&w, "mode", c->sh.dp ? pxp_dp_mode_name(pxp_dp_mode(c->sh.dp)) : NULL);
+	status_bool(&w, "attached", c->sh.dp != NULL);
+	status_u64(&w, "umem_bytes", c->sh.dp ? pxp_dp_umem_bytes(c->sh.dp) : 0);
+	if (c->sh.dp && !pxp_dp_get_stats(c->sh.dp, &ds)) {
 		struct pxp_dp_queue_stats sum = { 0 };
 
 		for (i = 0; i < ds.nr_queues && i < PXP_DP_MAX_QUEUES; i++) {
@@ -855,91 +712,37 @@ static void write_status(struct client *c, FILE *out, bool json)
 	status_object_end(&w);
 	status_object_begin(&w, "discovery");
 	status_str(&w, "state", disc_client_state_name(disc_client_state(&c->disc)));
-	status_u64(&w, "rx", c->disc.rx_frames);
-	status_u64(&w, "tx", c->disc.tx_frames);
-	status_object_begin(&w, "drops");
-	for (i = 0; i < PPPOE_DROP_REASON_COUNT; i++)
-		if (c->disc.drops[i])
-			status_u64(&w, pppoe_drop_reason_name(i), c->disc.drops[i]);
+	shell_status_disc_counters(&w, c->disc.rx_frames, c->disc.tx_frames, c->disc.drops);
 	status_object_end(&w);
-	status_object_end(&w);
-	status_object_begin(&w, "control_frames");
-	status_u64(&w, "rx", c->session_rx);
-	status_u64(&w, "tx", c->session_tx);
-	status_u64(&w, "tx_errors", c->session_tx_errors);
-	/* Not errors: frames of another VLAN, or unicast to another station. */
-	status_u64(&w, "skipped", c->disc_sock.rx_other_vlan + c->sess_sock.rx_other_vlan);
-	status_u64(&w, "ppp_malformed", st.rx_malformed);
-	status_u64(&w, "ppp_proto_reject", st.rx_proto_reject);
-	status_u64(&w, "ppp_ignored", st.rx_ignored);
-	status_object_begin(&w, "drops");
-	for (i = 0; i < SESSION_DROP_REASON_COUNT; i++)
-		if (c->session_drops[i])
-			status_u64(&w, session_drop_reason_name(i), c->session_drops[i]);
-	status_object_end(&w);
-	status_object_end(&w);
+	shell_status_frames(sh, &w, &st);
 	status_u64(&w, "sessions", c->sessions);
 	status_u64(&w, "failures", c->failures);
 	status_str(&w, "last_error", c->last_error[0] ? c->last_error : NULL);
 	status_end(&w);
 }
 
-static void write_stats(struct client *c, FILE *out)
+static void shell_request_stop(struct session_shell *sh, uint64_t now)
 {
-	struct stats_snapshot *s = calloc(1, sizeof(*s));
-	struct pxp_link_stats ls;
-
-	if (!s) {
-		fputs("error: out of memory\n", out);
-		return;
-	}
-	snprintf(s->iface, sizeof(s->iface), "%s", c->o->iface);
-	snprintf(s->role, sizeof(s->role), "client");
-	snprintf(s->state, sizeof(s->state), "%s",
-		 c->closing ? "terminating" : phase_names[c->phase]);
-	snprintf(s->mode, sizeof(s->mode), "%s",
-		 c->dp ? pxp_dp_mode_name(pxp_dp_mode(c->dp)) : "-");
-	s->time_ms = ev_now_ms();
-	if (c->dp && pxp_dp_get_stats(c->dp, &s->dp))
-		memset(&s->dp, 0, sizeof(s->dp));
-	if (c->ifindex && !pxp_netlink_link_stats(c->nl, c->ifindex, &ls)) {
-		struct stats_netdev *n = &s->netdev[s->nr_netdevs++];
-
-		snprintf(n->ifname, sizeof(n->ifname), "%s", c->o->ifname);
-		n->rx_packets = ls.rx_packets;
-		n->rx_bytes = ls.rx_bytes;
-		n->tx_packets = ls.tx_packets;
-		n->tx_bytes = ls.tx_bytes;
-	}
-	stats_snapshot_write(s, out);
-	free(s);
+	request_stop(client_of(sh), now);
 }
 
-static void control_cb(void *ctx, const char *command, FILE *reply)
-{
-	struct client *c = ctx;
-
-	if (!strcmp(command, "stats")) {
-		write_stats(c, reply);
-	} else if (!strcmp(command, "status")) {
-		write_status(c, reply, false);
-	} else if (!strcmp(command, "status-json")) {
-		write_status(c, reply, true);
-	} else if (!strcmp(command, "down")) {
-		request_stop(c, ev_now_ms());
-		fputs("ok\n", reply);
-	} else {
-		fprintf(reply, "error: unknown command\n");
-	}
-}
+static const struct shell_role client_role = {
+	.name = "client",
+	.session_at = session_at,
+	.disc_input = disc_input,
+	.process_pending = shell_process_pending,
+	.state = state_name,
+	.write_status = write_status,
+	.request_stop = shell_request_stop,
+};
 
 /* ------------------------------------------------------------ run */
 
 static void handle_signal(struct client *c, uint64_t now)
 {
-	int sig = c->loop.pending_signal;
+	int sig = c->sh.loop.pending_signal;
 
-	c->loop.pending_signal = 0;
+	c->sh.loop.pending_signal = 0;
 	if (sig == SIGINT || sig == SIGTERM)
 		request_stop(c, now);
 	else if (sig == SIGHUP)
@@ -957,12 +760,12 @@ static void note_data_received(struct client *c, uint64_t now)
 	uint64_t decap = 0;
 	unsigned int i;
 
-	if (!c->o->keepalive_adaptive || !c->dp || pxp_dp_get_stats(c->dp, &st))
+	if (!c->o->keepalive_adaptive || !c->sh.dp || pxp_dp_get_stats(c->sh.dp, &st))
 		return;
 	for (i = 0; i < st.nr_queues && i < PXP_DP_MAX_QUEUES; i++)
 		decap += st.queue[i].decap;
 	if (decap != c->last_decap)
-		ppp_data_seen(&c->ppp, now);
+		ppp_data_seen(&c->sess.ppp, now);
 	c->last_decap = decap;
 }
 
@@ -971,124 +774,58 @@ static void run_timers(struct client *c, uint64_t now)
 	if (c->phase == PHASE_DISCOVERY && disc_client_deadline(&c->disc) <= now)
 		disc_client_timer(&c->disc, now);
 	process_pending(c, now);
-	if (c->ppp_active && ppp_deadline(&c->ppp) <= now) {
+	if (c->sess.ppp_active && ppp_deadline(&c->sess.ppp) <= now) {
 		note_data_received(c, now);
-		ppp_timer(&c->ppp, now);
+		ppp_timer(&c->sess.ppp, now);
 	}
 	process_pending(c, now);
 }
 
-static uint64_t next_deadline(const struct client *c)
+static uint64_t next_deadline(struct client *c)
 {
-	uint64_t d = UINT64_MAX, t;
+	uint64_t d = shell_ppp_deadline(&c->sh);
 
-	if (c->phase == PHASE_DISCOVERY)
+	if (c->phase == PHASE_DISCOVERY && disc_client_deadline(&c->disc) < d)
 		d = disc_client_deadline(&c->disc);
-	if (c->ppp_active) {
-		t = ppp_deadline(&c->ppp);
-		if (t < d)
-			d = t;
-	}
 	if (c->phase == PHASE_HOLDOFF && c->holdoff_until_ms < d)
 		d = c->holdoff_until_ms;
 	return d;
 }
 
-static int open_io(struct client *c)
-{
-	struct client_settings *o = c->o;
-	int err;
-
-	err = raw_socket_open(&c->disc_sock, o->iface, PXP_ETH_P_PPP_DISC, o->common.vlan_id,
-			      o->vlan_pcp);
-	if (err) {
-		pxp_err("%s: cannot open a PPPoE discovery socket: %s", o->iface, strerror(-err));
-		return err;
-	}
-	if (o->mtu && o->mtu + PPPOE_SESSION_OVERHEAD > c->disc_sock.mtu) {
-		pxp_err("--mtu %u exceeds the MTU of %s (%u) minus 8", o->mtu, o->iface,
-			c->disc_sock.mtu);
-		return -EINVAL;
-	}
-	err = raw_socket_open(&c->sess_sock, o->iface, PXP_ETH_P_PPP_SES, o->common.vlan_id,
-			      o->vlan_pcp);
-	if (err) {
-		pxp_err("%s: cannot open a PPPoE session socket: %s", o->iface, strerror(-err));
-		return err;
-	}
-	c->disc_handler.ready = disc_ready;
-	c->sess_handler.ready = sess_ready;
-	err = ev_loop_add(&c->loop, c->disc_sock.fd, EPOLLIN, &c->disc_handler);
-	if (!err)
-		err = ev_loop_add(&c->loop, c->sess_sock.fd, EPOLLIN, &c->sess_handler);
-	return err;
-}
-
 static void close_all(struct client *c)
 {
-	if (c->session_id || c->ppp_active)
+	if (c->sess.session_id || c->sess.ppp_active)
 		session_end(c, ev_now_ms());
-	pxp_dp_detach(c->dp);
-	c->dp = NULL;
-	control_server_close(&c->ctl);
-	raw_socket_close(&c->sess_sock);
-	raw_socket_close(&c->disc_sock);
-	pxp_netlink_close(c->nl);
-	ev_loop_close(&c->loop);
+	shell_close(&c->sh);
 }
 
 static int setup(struct client *c)
 {
-	int err;
+	struct client_settings *o = c->o;
+	int code, err;
 
-	c->disc_sock.fd = c->sess_sock.fd = c->ctl.fd = -1;
-	err = ev_loop_init(&c->loop);
-	if (err) {
-		pxp_err("event loop: %s", strerror(-err));
-		return PXP_EXIT_FATAL;
+	code = shell_open(&c->sh, &client_role, o->iface, 1, o->common.vlan_id, o->vlan_pcp);
+	if (code != PXP_EXIT_OK)
+		return code;
+	if (o->mtu && o->mtu + PPPOE_SESSION_OVERHEAD > c->sh.disc_sock.mtu) {
+		pxp_err("--mtu %u exceeds the MTU of %s (%u) minus 8", o->mtu, o->iface,
+			c->sh.disc_sock.mtu);
+		return PXP_EXIT_OPTION;
 	}
-	err = control_server_open(&c->ctl, &c->loop, c->o->iface, control_cb, c);
-	if (err == -EADDRINUSE) {
-		pxp_err("pppoe-xp already runs on %s (pppoe-xp down %s)", c->o->iface, c->o->iface);
-		return PXP_EXIT_FATAL;
-	}
-	if (err) {
-		pxp_err("control socket in %s: %s", pxp_run_dir(), strerror(-err));
-		return PXP_EXIT_FATAL;
-	}
-	err = pxp_netlink_open(&c->nl);
-	if (err) {
-		pxp_err("netlink: %s", strerror(-err));
-		return PXP_EXIT_FATAL;
-	}
-	err = open_io(c);
-	if (err)
-		return err == -EINVAL ? PXP_EXIT_OPTION : PXP_EXIT_FATAL;
 	close_stale_session(c);
-	err = pxp_dp_cleanup_stale(c->o->iface, c->o->ifname);
+	err = pxp_dp_cleanup_stale(o->iface, o->ifname);
 	if (err)
-		pxp_warn("cleaning up a previous run on %s: %s", c->o->iface, strerror(-err));
+		pxp_warn("cleaning up a previous run on %s: %s", o->iface, strerror(-err));
 	/*
 	 * Attached before the first PADI (it passes what it does not know to the stack):
 	 * loading the programs then costs nothing in session set-up, and a data path that
 	 * cannot attach fails the command at once.
 	 */
-	err = pxp_dp_attach(&c->dp, c->o->iface, c->o->common.mode, c->o->common.vlan_id);
-	if (err) {
-		c->dp = NULL;
-		pxp_err("data path (--mode %s) on %s: %s", pxp_dp_mode_name(c->o->common.mode),
-			c->o->iface, strerror(-err));
-		return PXP_EXIT_DATAPATH;
-	}
-	pxp_info("data path attached to %s in %s mode", c->o->iface,
-		 pxp_dp_mode_name(pxp_dp_mode(c->dp)));
-	err = c->o->vlan_pcp ? pxp_dp_set_vlan_pcp(c->dp, c->o->vlan_pcp) : 0;
-	if (!err && c->o->common.nr_cpus)
-		err = pxp_dp_set_cpu_spread(c->dp, c->o->common.nr_cpus);
-	if (err) {
-		pxp_err("data path on %s: %s", c->o->iface, strerror(-err));
-		return err == -EINVAL ? PXP_EXIT_OPTION : PXP_EXIT_DATAPATH;
-	}
+	code = shell_attach_datapath(&c->sh, &o->common, o->vlan_pcp);
+	if (code != PXP_EXIT_OK)
+		return code;
+	pxp_info("data path attached to %s in %s mode", o->iface,
+		 pxp_dp_mode_name(pxp_dp_mode(c->sh.dp)));
 	err = start_attempt(c, ev_now_ms());
 	if (err) {
 		pxp_err("starting discovery: %s", strerror(-err));
@@ -1108,6 +845,8 @@ int client_run(struct client_settings *o, int notify_fd)
 	}
 	c->o = o;
 	c->notify_fd = notify_fd;
+	c->sess.sh = &c->sh;
+	snprintf(c->sess.ifname, sizeof(c->sess.ifname), "%s", o->ifname);
 	code = setup(c);
 	if (code != PXP_EXIT_OK) {
 		daemon_notify(&c->notify_fd, code, pxp_log_last_error());
@@ -1120,13 +859,13 @@ int client_run(struct client_settings *o, int notify_fd)
 		run_timers(c, now);
 		if (c->phase == PHASE_DONE)
 			break;
-		err = ev_loop_run_once(&c->loop, next_deadline(c));
+		err = ev_loop_run_once(&c->sh.loop, next_deadline(c));
 		if (err) {
 			pxp_err("event loop: %s", strerror(-err));
 			c->exit_code = PXP_EXIT_FATAL;
 			break;
 		}
-		if (c->loop.pending_signal)
+		if (c->sh.loop.pending_signal)
 			handle_signal(c, ev_now_ms());
 		process_pending(c, ev_now_ms());
 	}

@@ -13,6 +13,7 @@
 #include <sys/time.h>
 #include <unistd.h>
 
+#include "container_of.h"
 #include "run_dir.h"
 
 #define CONTROL_SUFFIX	      ".ctl"
@@ -91,6 +92,19 @@ static int read_command(int fd, char *cmd, size_t cap)
 	return cmd[0] ? 0 : -EBADMSG;
 }
 
+static void run_command(struct control_server *c, const char *name, FILE *reply)
+{
+	const struct control_command *cmd;
+
+	for (cmd = c->commands; cmd->name; cmd++) {
+		if (!strcmp(cmd->name, name)) {
+			cmd->run(c->ctx, reply);
+			return;
+		}
+	}
+	fputs("error: unknown command\n", reply);
+}
+
 static void serve_one(struct control_server *c)
 {
 	char cmd[CONTROL_COMMAND_MAX];
@@ -110,7 +124,7 @@ static void serve_one(struct control_server *c)
 	out = open_memstream(&reply, &reply_len);
 	if (!out)
 		goto out;
-	c->fn(c->ctx, cmd, out);
+	run_command(c, cmd, out);
 	fclose(out);
 	if (write_all(fd, reply, reply_len))
 		c->rejected++;
@@ -121,15 +135,24 @@ out:
 
 static void control_ready(struct ev_handler *h, uint32_t events)
 {
-	struct control_server *c = (struct control_server *)h;
+	struct control_server *c = container_of(h, struct control_server, handler);
 
 	(void)events;
 	serve_one(c);
 }
 
+/*
+ * A daemon runs if it answers, not merely if its socket accepts: a daemon killed with
+ * SIGKILL keeps its socket listening while the kernel tears it down (its XDP programs and
+ * netdevs), and a successor that took that for a live daemon would refuse to start. Any
+ * answer to "help" proves it (an error line for an unknown command too); a dying daemon's
+ * connection is reset once it is gone.
+ */
 bool control_daemon_running(const char *iface)
 {
 	char path[sizeof(((struct sockaddr_un *)0)->sun_path)];
+	bool answered;
+	char byte;
 	int fd;
 
 	if (socket_path(iface, path, sizeof(path)))
@@ -137,12 +160,13 @@ bool control_daemon_running(const char *iface)
 	fd = connect_to(path);
 	if (fd < 0)
 		return false;
+	answered = !write_all(fd, "help\n", 5) && read(fd, &byte, 1) == 1;
 	close(fd);
-	return true;
+	return answered;
 }
 
 int control_server_open(struct control_server *c, struct ev_loop *loop, const char *iface,
-			control_handler_fn fn, void *ctx)
+			const struct control_command *commands, void *ctx)
 {
 	struct sockaddr_un sun = { .sun_family = AF_UNIX };
 	mode_t old_umask;
@@ -152,7 +176,7 @@ int control_server_open(struct control_server *c, struct ev_loop *loop, const ch
 	c->fd = -1;
 	c->handler.ready = control_ready;
 	c->loop = loop;
-	c->fn = fn;
+	c->commands = commands;
 	c->ctx = ctx;
 	err = socket_path(iface, c->path, sizeof(c->path));
 	if (err)

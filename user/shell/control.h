@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * The control socket of a running daemon: a unix stream socket RUN_DIR/IFACE.ctl (see
- * pxp_run_dir()), root only. A client sends one command line ("status", "status-json", "down"),
- * reads the reply until the daemon closes the connection. The daemon answers synchronously from its
- * loop, with socket timeouts so a stuck client cannot stall it.
+ * pxp_run_dir()), root only. A client sends one command line ("status", "status-json", "stats",
+ * "down", "help"), reads the reply until the daemon closes the connection. The daemon answers
+ * synchronously from its loop, with socket timeouts so a stuck client cannot stall it.
  *
  * Concurrency: the server side runs in the daemon's single thread.
  */
@@ -19,15 +19,23 @@
 
 #define CONTROL_COMMAND_MAX 64
 
-/* Handles one command; writes the reply (may be empty) to reply. */
-typedef void (*control_handler_fn)(void *ctx, const char *command, FILE *reply);
+/*
+ * One command the daemon answers: run writes the reply (may be empty). A daemon's commands
+ * are a table ending with a { NULL } entry (see session_shell.c); anything else gets
+ * "error: unknown command".
+ */
+struct control_command {
+	const char *name;
+	void (*run)(void *ctx, FILE *reply);
+	const char *help;
+};
 
 struct control_server {
 	struct ev_handler handler;
 	struct ev_loop *loop;
 	int fd;
 	char path[sizeof(((struct sockaddr_un *)0)->sun_path)];
-	control_handler_fn fn;
+	const struct control_command *commands;
 	void *ctx;
 	uint64_t rejected; /* connections dropped: bad or late commands */
 };
@@ -37,7 +45,7 @@ struct control_server {
  * answers there (a stale socket of a dead one is replaced).
  */
 int control_server_open(struct control_server *c, struct ev_loop *loop, const char *iface,
-			control_handler_fn fn, void *ctx);
+			const struct control_command *commands, void *ctx);
 /* Stops listening and removes the socket file. */
 void control_server_close(struct control_server *c);
 

@@ -2,8 +2,8 @@
 /*
  * The daemon's event loop: epoll over file descriptors, one timerfd armed at the next
  * protocol deadline, and a signalfd for SIGINT/SIGTERM/SIGHUP. The protocol cores never
- * see it; client.c and server.c turn fd readiness into X_input() calls and the timer into
- * X_timer() calls.
+ * see it; session_shell.c turns fd readiness into X_input() calls, client.c and server.c
+ * turn the timer into X_timer() calls.
  *
  * Concurrency: single-threaded; handlers run inside ev_loop_run_once() and may add or
  * remove fds (removing the fd being dispatched is allowed).

@@ -16,45 +16,25 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/epoll.h>
-#include <unistd.h>
 
-#include "control.h"
+#include "container_of.h"
 #include "daemon.h"
 #include "datapath.h"
 #include "discovery.h"
-#include "event_loop.h"
 #include "log.h"
-#include "netlink.h"
 #include "ppp.h"
 #include "random.h"
-#include "raw_socket.h"
 #include "secrets.h"
-#include "session_frame.h"
-#include "stats_report.h"
+#include "session_shell.h"
 #include "status.h"
 
-#define RX_BURST      64
-#define FRAME_BUF     2048
 /* How long a stopping server waits for its clients' Terminate-Acks. */
 #define STOP_GRACE_MS 3000
 
-struct server;
-
 struct srv_session {
-	struct server *srv;
-	uint16_t session_id;
-	uint8_t peer_mac[PXP_ETH_ALEN];
-	uint16_t max_payload;
-	struct ppp ppp;
-	bool ppp_active;
-	char ifname[IF_NAMESIZE];
-	int ifindex;
-	uint16_t mtu;
-	uint32_t peer_ip; /* network order */
-	bool addr_set, link_local_set, up, closing;
-	uint8_t local_ifid[8];
+	struct shell_session io; /* io.local_ip is --local */
 	uint64_t start_ms, up_since_ms;
+	bool up;
 	/* Deferred end of the session; why, for the log and the PADT. */
 	bool end_pending;
 	enum ppp_down_reason end_reason;
@@ -63,15 +43,10 @@ struct srv_session {
 
 struct server {
 	struct server_settings *o;
-	struct ev_loop loop;
-	struct raw_socket disc_sock, sess_sock;
-	struct ev_handler disc_handler, sess_handler;
+	struct session_shell sh;
 	struct disc_ac *ac;
 	struct srv_session **sessions; /* o->max_sessions slots, NULL = free */
 	unsigned int session_count;
-	struct pxp_dp *dp;
-	struct pxp_netlink *nl;
-	struct control_server ctl;
 	struct secrets secrets;
 	int notify_fd;
 	bool stopping;
@@ -79,11 +54,17 @@ struct server {
 	uint64_t started_ms;
 
 	uint64_t sessions_total, sessions_up, auth_failures, pool_exhausted, setup_errors;
-	uint64_t session_rx, session_tx, session_tx_errors;
-	uint64_t session_drops[SESSION_DROP_REASON_COUNT];
-	uint8_t rx_buf[FRAME_BUF];
-	uint8_t tx_buf[FRAME_BUF];
 };
+
+static struct server *server_of(struct session_shell *sh)
+{
+	return container_of(sh, struct server, sh);
+}
+
+static struct server *srv_of(const struct srv_session *s)
+{
+	return server_of(s->io.sh);
+}
 
 /* A peer-chosen name made safe for the log. */
 static void printable(const char *in, char *out, size_t cap)
@@ -102,7 +83,7 @@ static bool ip_in_use(const struct server *srv, uint32_t ip)
 	unsigned int i;
 
 	for (i = 0; i < srv->o->max_sessions; i++)
-		if (srv->sessions[i] && srv->sessions[i]->peer_ip == ip)
+		if (srv->sessions[i] && srv->sessions[i]->io.peer_ip == ip)
 			return true;
 	return false;
 }
@@ -136,21 +117,6 @@ static uint32_t pool_take(const struct server *srv)
 
 /* ------------------------------------------------------------ sessions */
 
-static struct srv_session *find_session(struct server *srv, uint16_t session_id,
-					const uint8_t *peer_mac)
-{
-	unsigned int i;
-
-	for (i = 0; i < srv->o->max_sessions; i++) {
-		struct srv_session *s = srv->sessions[i];
-
-		if (s && s->session_id == session_id &&
-		    (!peer_mac || !memcmp(s->peer_mac, peer_mac, PXP_ETH_ALEN)))
-			return s;
-	}
-	return NULL;
-}
-
 static void request_end(struct srv_session *s, enum ppp_down_reason reason, const char *text)
 {
 	if (s->end_pending)
@@ -160,27 +126,12 @@ static void request_end(struct srv_session *s, enum ppp_down_reason reason, cons
 	snprintf(s->end_text, sizeof(s->end_text), "%s", text);
 }
 
-static void ppp_send_cb(void *ctx, uint16_t proto, const uint8_t *data, size_t len)
-{
-	struct srv_session *s = ctx;
-	struct server *srv = s->srv;
-	int n;
-
-	n = session_frame_build(srv->tx_buf, sizeof(srv->tx_buf), s->peer_mac, srv->sess_sock.mac,
-				s->session_id, proto, data, len);
-	if (n < 0 || raw_socket_send(&srv->sess_sock, srv->tx_buf, (size_t)n)) {
-		srv->session_tx_errors++;
-		return;
-	}
-	srv->session_tx++;
-}
-
 static int get_secret_cb(void *ctx, const char *user, uint8_t *secret, size_t cap)
 {
-	struct srv_session *s = ctx;
+	struct srv_session *s = container_of(ctx, struct srv_session, io);
 
 	/* Our name selects the server column, as pppd passes its own name. */
-	return secrets_lookup(&s->srv->secrets, user, s->srv->o->ac_name, secret, cap, NULL);
+	return secrets_lookup(&srv_of(s)->secrets, user, srv_of(s)->o->ac_name, secret, cap, NULL);
 }
 
 /*
@@ -190,7 +141,7 @@ static int get_secret_cb(void *ctx, const char *user, uint8_t *secret, size_t ca
  */
 static int choose_peer_ip(struct srv_session *s, const char *user)
 {
-	struct server *srv = s->srv;
+	struct server *srv = srv_of(s);
 	uint8_t secret[PPP_SECRET_MAX];
 	char text[INET_ADDRSTRLEN], name[PPP_NAME_MAX + 1];
 	uint32_t ip = 0;
@@ -199,8 +150,8 @@ static int choose_peer_ip(struct srv_session *s, const char *user)
 	n = secrets_lookup(&srv->secrets, user, srv->o->ac_name, secret, sizeof(secret), &ip);
 	explicit_bzero(secret, sizeof(secret));
 	if (n < 0 || !ip) {
-		s->peer_ip = pool_take(srv);
-		if (!s->peer_ip) {
+		s->io.peer_ip = pool_take(srv);
+		if (!s->io.peer_ip) {
 			srv->pool_exhausted++;
 			return -ENOSPC;
 		}
@@ -209,13 +160,13 @@ static int choose_peer_ip(struct srv_session *s, const char *user)
 	printable(user, name, sizeof(name));
 	inet_ntop(AF_INET, &ip, text, sizeof(text));
 	if (ip == srv->o->local_ip || ip_in_use(srv, ip)) {
-		pxp_warn("session %u: address %s of user '%s' is %s", s->session_id, text, name,
+		pxp_warn("session %u: address %s of user '%s' is %s", s->io.session_id, text, name,
 			 ip == srv->o->local_ip ? "our --local" : "in use by another session");
 		srv->setup_errors++;
 		return -EADDRINUSE;
 	}
-	s->peer_ip = ip;
-	pxp_debug("session %u: user '%s' gets %s from %s", s->session_id, name, text,
+	s->io.peer_ip = ip;
+	pxp_debug("session %u: user '%s' gets %s from %s", s->io.session_id, name, text,
 		  srv->o->secrets_file);
 	return 0;
 }
@@ -227,72 +178,50 @@ static void session_auth_ok(struct srv_session *s)
 	int err;
 
 	/* LCP renegotiated and authenticated again: the session keeps its address. */
-	if (s->peer_ip) {
-		ppp_set_peer_ip(&s->ppp, s->peer_ip);
+	if (s->io.peer_ip) {
+		ppp_set_peer_ip(&s->io.ppp, s->io.peer_ip);
 		return;
 	}
-	ppp_get_status(&s->ppp, &st);
+	ppp_get_status(&s->io.ppp, &st);
 	err = choose_peer_ip(s, st.peer_name);
 	if (err) {
 		request_end(s, PPP_DOWN_ADMIN,
 			    err == -ENOSPC ? "address pool exhausted" : "address in use");
 		return;
 	}
-	ppp_set_peer_ip(&s->ppp, s->peer_ip);
+	ppp_set_peer_ip(&s->io.ppp, s->io.peer_ip);
 }
 
 static void session_ipv4_up(struct srv_session *s, uint64_t now)
 {
-	struct server *srv = s->srv;
+	struct server *srv = srv_of(s);
 	char peer[INET_ADDRSTRLEN], user[PPP_NAME_MAX + 1];
 	struct ppp_status st;
 	int err;
 
-	ppp_get_status(&s->ppp, &st);
-	if (st.peer_mru && st.peer_mru != s->mtu &&
-	    !pxp_dp_session_set_mtu(srv->dp, s->session_id, st.peer_mru) &&
-	    !pxp_netlink_set_mtu(srv->nl, s->ifindex, st.peer_mru))
-		s->mtu = st.peer_mru;
-	err = pxp_netlink_link_up(srv->nl, s->ifindex);
-	if (!err)
-		err = pxp_netlink_add_p2p(srv->nl, s->ifindex, srv->o->local_ip, s->peer_ip);
-	inet_ntop(AF_INET, &s->peer_ip, peer, sizeof(peer));
+	ppp_get_status(&s->io.ppp, &st);
+	shell_session_set_mtu(&s->io, st.peer_mru);
+	err = shell_session_add_addr(&s->io);
+	inet_ntop(AF_INET, &s->io.peer_ip, peer, sizeof(peer));
 	if (err) {
-		pxp_err("session %u: adding peer %s on %s: %s", s->session_id, peer, s->ifname,
-			strerror(-err));
+		pxp_err("session %u: adding peer %s on %s: %s", s->io.session_id, peer,
+			s->io.ifname, strerror(-err));
 		srv->setup_errors++;
 		request_end(s, PPP_DOWN_ADMIN, "address setup failed");
 		return;
 	}
-	s->addr_set = true;
 	s->up = true;
 	s->up_since_ms = now;
 	srv->sessions_up++;
 	printable(st.peer_name, user, sizeof(user));
-	pxp_info("session %u up on %s: user '%s', peer %s, in %" PRIu64 " ms", s->session_id,
-		 s->ifname, user, peer, now - s->start_ms);
-}
-
-static void session_ipv6_up(struct srv_session *s)
-{
-	struct server *srv = s->srv;
-	struct ppp_status st;
-
-	ppp_get_status(&s->ppp, &st);
-	memcpy(s->local_ifid, st.local_ifid, sizeof(s->local_ifid));
-	if (pxp_netlink_link_up(srv->nl, s->ifindex) ||
-	    pxp_netlink_add_link_local(srv->nl, s->ifindex, s->local_ifid)) {
-		pxp_warn("session %u: IPv6 link-local address on %s failed", s->session_id,
-			 s->ifname);
-		return;
-	}
-	s->link_local_set = true;
+	pxp_info("session %u up on %s: user '%s', peer %s, in %" PRIu64 " ms", s->io.session_id,
+		 s->io.ifname, user, peer, now - s->start_ms);
 }
 
 static void ppp_event_cb(void *ctx, enum ppp_event ev, int reason)
 {
-	struct srv_session *s = ctx;
-	struct server *srv = s->srv;
+	struct srv_session *s = container_of(ctx, struct srv_session, io);
+	struct server *srv = srv_of(s);
 
 	switch (ev) {
 	case PPP_EV_AUTH_OK:
@@ -302,19 +231,16 @@ static void ppp_event_cb(void *ctx, enum ppp_event ev, int reason)
 		session_ipv4_up(s, ev_now_ms());
 		break;
 	case PPP_EV_IPV4_DOWN:
-		if (s->addr_set)
-			pxp_netlink_del_p2p(srv->nl, s->ifindex, srv->o->local_ip, s->peer_ip);
-		s->addr_set = false;
+		shell_session_del_addr(&s->io);
 		s->up = false;
 		break;
 	case PPP_EV_IPV6_UP:
-		if (srv->o->common.ipv6)
-			session_ipv6_up(s);
+		if (srv->o->common.ipv6 && shell_session_add_link_local(&s->io))
+			pxp_warn("session %u: IPv6 link-local address on %s failed",
+				 s->io.session_id, s->io.ifname);
 		break;
 	case PPP_EV_IPV6_DOWN:
-		if (s->link_local_set)
-			pxp_netlink_del_link_local(srv->nl, s->ifindex, s->local_ifid);
-		s->link_local_set = false;
+		shell_session_del_link_local(&s->io);
 		break;
 	case PPP_EV_LINK_DOWN:
 		if (reason == PPP_DOWN_AUTH_FAILED)
@@ -322,31 +248,6 @@ static void ppp_event_cb(void *ctx, enum ppp_event ev, int reason)
 		request_end(s, (enum ppp_down_reason)reason, "");
 		break;
 	}
-}
-
-static const char *down_reason_name(enum ppp_down_reason reason)
-{
-	switch (reason) {
-	case PPP_DOWN_ADMIN:
-		return "closed by the server";
-	case PPP_DOWN_LOWER:
-		return "PADT from the client";
-	case PPP_DOWN_PEER_TERMINATE:
-		return "LCP Terminate from the client";
-	case PPP_DOWN_ECHO_TIMEOUT:
-		return "no LCP echo replies";
-	case PPP_DOWN_AUTH_FAILED:
-		return "authentication failed";
-	case PPP_DOWN_NEGOTIATION:
-		return "negotiation failed";
-	case PPP_DOWN_LOOPBACK:
-		return "loopback";
-	case PPP_DOWN_NO_NETWORK:
-		return "no network protocol";
-	case PPP_DOWN_NONE:
-		break;
-	}
-	return "ended";
 }
 
 static void session_free(struct server *srv, struct srv_session *s)
@@ -364,43 +265,28 @@ static void session_free(struct server *srv, struct srv_session *s)
 /* Ends a session: netdev and data path record, PPP link, PADT (unless the peer sent one). */
 static void session_end(struct server *srv, struct srv_session *s)
 {
-	if (s->ifindex) {
-		int err = pxp_dp_session_del(srv->dp, s->session_id);
-
-		if (err)
-			pxp_warn("session %u: removing %s: %s", s->session_id, s->ifname,
-				 strerror(-err));
-	}
-	if (s->ppp_active)
-		ppp_destroy(&s->ppp);
+	shell_session_end(&s->io);
 	if (s->end_reason == PPP_DOWN_LOWER)
-		disc_ac_release(srv->ac, s->session_id);
+		disc_ac_release(srv->ac, s->io.session_id);
 	else
-		disc_ac_close_session(srv->ac, s->session_id,
+		disc_ac_close_session(srv->ac, s->io.session_id,
 				      s->end_text[0] ? s->end_text
-						     : down_reason_name(s->end_reason));
-	pxp_info("session %u ended: %s%s%s", s->session_id, down_reason_name(s->end_reason),
+						     : ppp_down_reason_text(s->end_reason));
+	pxp_info("session %u ended: %s%s%s", s->io.session_id, ppp_down_reason_text(s->end_reason),
 		 s->end_text[0] ? ", " : "", s->end_text);
 	session_free(srv, s);
 }
 
 static int session_start(struct srv_session *s, uint64_t now)
 {
-	struct server *srv = s->srv;
-	struct pxp_dp_session dps = { .session_id = s->session_id, .mss_clamp = true };
-	struct ppp_callbacks cb = {
-		.ctx = s,
-		.send = ppp_send_cb,
-		.event = ppp_event_cb,
-		.random = pxp_random_fill,
-		.get_secret = get_secret_cb,
-	};
+	struct server *srv = srv_of(s);
+	struct ppp_callbacks cb = { .event = ppp_event_cb, .get_secret = get_secret_cb };
 	struct ppp_config cfg = {
 		.role = PPP_ROLE_SERVER,
-		.mru = s->max_payload,
+		.mru = s->io.max_payload,
 		.require_auth = srv->o->auth,
 		.local_ip = srv->o->local_ip,
-		.peer_ip = s->peer_ip,
+		.peer_ip = s->io.peer_ip,
 		.dns = { srv->o->dns[0], srv->o->dns[1] },
 		.ipv6 = srv->o->common.ipv6,
 		.echo_interval_ms = srv->o->common.keepalive_interval_s * 1000,
@@ -408,26 +294,18 @@ static int session_start(struct srv_session *s, uint64_t now)
 	};
 	int err;
 
-	snprintf(s->ifname, sizeof(s->ifname), "pxs%u", s->session_id);
+	snprintf(s->io.ifname, sizeof(s->io.ifname), "pxs%u", s->io.session_id);
 	snprintf(cfg.server_name, sizeof(cfg.server_name), "%s", srv->o->ac_name);
-	strcpy(dps.ifname, s->ifname);
-	memcpy(dps.peer_mac, s->peer_mac, PXP_ETH_ALEN);
-	dps.mtu = s->max_payload;
-	err = pxp_dp_session_add(srv->dp, &dps, &s->ifindex);
+	err = shell_session_add_netdev(&s->io, s->io.max_payload);
 	if (err) {
-		s->ifindex = 0;
-		pxp_err("session %u: creating %s: %s", s->session_id, s->ifname, strerror(-err));
+		pxp_err("session %u: creating %s: %s", s->io.session_id, s->io.ifname,
+			strerror(-err));
 		return err;
 	}
-	s->mtu = dps.mtu;
-	err = ppp_init(&s->ppp, &cfg, &cb);
-	if (err) {
-		pxp_err("session %u: starting PPP: %s", s->session_id, strerror(-err));
-		return err;
-	}
-	s->ppp_active = true;
-	ppp_lower_up(&s->ppp, now);
-	return 0;
+	err = shell_session_start_ppp(&s->io, &cfg, &cb, now);
+	if (err)
+		pxp_err("session %u: starting PPP: %s", s->io.session_id, strerror(-err));
+	return err;
 }
 
 static void session_new(struct server *srv, const struct disc_ac_event *ev, uint64_t now)
@@ -443,10 +321,11 @@ static void session_new(struct server *srv, const struct disc_ac_event *ev, uint
 		srv->setup_errors++;
 		return;
 	}
-	s->srv = srv;
-	s->session_id = ev->session_id;
-	memcpy(s->peer_mac, ev->peer_mac, PXP_ETH_ALEN);
-	s->max_payload = ev->max_payload ? ev->max_payload : PPPOE_DEFAULT_MRU;
+	s->io.sh = &srv->sh;
+	s->io.local_ip = srv->o->local_ip;
+	s->io.session_id = ev->session_id;
+	memcpy(s->io.peer_mac, ev->peer_mac, PXP_ETH_ALEN);
+	s->io.max_payload = ev->max_payload ? ev->max_payload : PPPOE_DEFAULT_MRU;
 	s->start_ms = now;
 	srv->sessions[slot] = s;
 	srv->session_count++;
@@ -465,6 +344,7 @@ static void session_new(struct server *srv, const struct disc_ac_event *ev, uint
 static void ac_event_cb(void *ctx, const struct disc_ac_event *ev)
 {
 	struct server *srv = ctx;
+	struct shell_session *io;
 	struct srv_session *s;
 
 	switch (ev->type) {
@@ -472,11 +352,12 @@ static void ac_event_cb(void *ctx, const struct disc_ac_event *ev)
 		session_new(srv, ev, ev_now_ms());
 		break;
 	case DISC_AC_EV_SESSION_CLOSED:
-		s = find_session(srv, ev->session_id, ev->peer_mac);
-		if (!s)
+		io = shell_find_session(&srv->sh, ev->session_id, ev->peer_mac);
+		if (!io)
 			break;
-		if (s->ppp_active)
-			ppp_lower_down(&s->ppp, ev_now_ms());
+		s = container_of(io, struct srv_session, io);
+		if (s->io.ppp_active)
+			ppp_lower_down(&s->io.ppp, ev_now_ms());
 		/* Whatever LINK_DOWN said, the peer's PADT already released the session. */
 		s->end_pending = false;
 		request_end(s, PPP_DOWN_LOWER, "");
@@ -488,7 +369,7 @@ static int ac_send_cb(void *ctx, const void *frame, size_t len)
 {
 	struct server *srv = ctx;
 
-	return raw_socket_send(&srv->disc_sock, frame, len);
+	return raw_socket_send(&srv->sh.disc_sock, frame, len);
 }
 
 static void process_pending(struct server *srv)
@@ -501,134 +382,6 @@ static void process_pending(struct server *srv)
 		if (s && s->end_pending)
 			session_end(srv, s);
 	}
-}
-
-/* ------------------------------------------------------------ sockets */
-
-static void disc_ready(struct ev_handler *h, uint32_t events)
-{
-	struct server *srv = (struct server *)((char *)h - offsetof(struct server, disc_handler));
-	int i;
-
-	(void)events;
-	for (i = 0; i < RX_BURST; i++) {
-		ssize_t n = raw_socket_recv(&srv->disc_sock, srv->rx_buf, sizeof(srv->rx_buf));
-
-		if (n < 0)
-			break;
-		if (n > 0 && !srv->stopping)
-			disc_ac_input(srv->ac, ev_now_ms(), srv->rx_buf, (size_t)n);
-		process_pending(srv);
-	}
-}
-
-static void sess_ready(struct ev_handler *h, uint32_t events)
-{
-	struct server *srv = (struct server *)((char *)h - offsetof(struct server, sess_handler));
-	enum session_drop_reason reason;
-	struct session_frame f;
-	struct srv_session *s;
-	int i;
-
-	(void)events;
-	for (i = 0; i < RX_BURST; i++) {
-		ssize_t n = raw_socket_recv(&srv->sess_sock, srv->rx_buf, sizeof(srv->rx_buf));
-
-		if (n < 0)
-			break;
-		if (n == 0)
-			continue;
-		if (session_frame_parse(srv->rx_buf, (size_t)n, &f, &reason)) {
-			srv->session_drops[reason]++;
-			continue;
-		}
-		if (memcmp(f.dst, srv->sess_sock.mac, PXP_ETH_ALEN)) {
-			srv->session_drops[SESSION_DROP_DST_MAC]++;
-			continue;
-		}
-		s = find_session(srv, f.session_id, f.src);
-		if (!s || !s->ppp_active) {
-			srv->session_drops[SESSION_DROP_UNKNOWN]++;
-			continue;
-		}
-		srv->session_rx++;
-		ppp_input(&s->ppp, ev_now_ms(), f.ppp_proto, f.payload, f.payload_len);
-		process_pending(srv);
-	}
-}
-
-/* ------------------------------------------------------------ status */
-
-static void write_status(struct server *srv, FILE *out, bool json)
-{
-	uint64_t now = ev_now_ms();
-	struct status_writer w;
-	unsigned int i;
-
-	status_begin(&w, out, json);
-	status_str(&w, "iface", srv->o->iface);
-	status_str(&w, "role", "server");
-	status_u64(&w, "pid", (uint64_t)getpid());
-	status_str(&w, "state", srv->stopping ? "stopping" : "running");
-	status_str(&w, "ac_name", srv->o->ac_name);
-	status_mac(&w, "local_mac", srv->disc_sock.mac);
-	status_ipv4(&w, "local_ip", srv->o->local_ip);
-	status_str(&w, "pool", srv->o->pool_text);
-	status_str(&w, "datapath_mode", srv->dp ? pxp_dp_mode_name(pxp_dp_mode(srv->dp)) : NULL);
-	status_u64(&w, "umem_bytes", srv->dp ? pxp_dp_umem_bytes(srv->dp) : 0);
-	status_u64(&w, "uptime_s", (now - srv->started_ms) / 1000);
-	status_u64(&w, "session_count", srv->session_count);
-	status_u64(&w, "sessions_total", srv->sessions_total);
-	status_u64(&w, "sessions_up", srv->sessions_up);
-	status_u64(&w, "auth_failures", srv->auth_failures);
-	status_u64(&w, "pool_exhausted", srv->pool_exhausted);
-	status_u64(&w, "setup_errors", srv->setup_errors);
-	status_array_begin(&w, "sessions");
-	for (i = 0; i < srv->o->max_sessions; i++) {
-		struct srv_session *s = srv->sessions[i];
-		struct ppp_status st = { 0 };
-
-		if (!s)
-			continue;
-		if (s->ppp_active)
-			ppp_get_status(&s->ppp, &st);
-		status_object_begin(&w, NULL);
-		status_u64(&w, "session_id", s->session_id);
-		status_mac(&w, "peer_mac", s->peer_mac);
-		status_str(&w, "user", st.peer_name[0] ? st.peer_name : NULL);
-		status_str(&w, "ifname", s->ifname);
-		status_ipv4(&w, "peer_ip", s->peer_ip);
-		status_u64(&w, "mtu", s->mtu);
-		status_str(&w, "lcp", s->ppp_active ? st.lcp_state : NULL);
-		status_str(&w, "ipcp", s->ppp_active ? st.ipcp_state : NULL);
-		status_u64(&w, "uptime_s", s->up ? (now - s->up_since_ms) / 1000 : 0);
-		status_u64(&w, "echo_sent", st.echo_sent);
-		status_u64(&w, "echo_replies", st.echo_replies);
-		status_object_end(&w);
-	}
-	status_array_end(&w);
-	status_object_begin(&w, "discovery");
-	status_u64(&w, "rx", srv->ac->rx_frames);
-	status_u64(&w, "tx", srv->ac->tx_frames);
-	status_object_begin(&w, "drops");
-	for (i = 0; i < PPPOE_DROP_REASON_COUNT; i++)
-		if (srv->ac->drops[i])
-			status_u64(&w, pppoe_drop_reason_name(i), srv->ac->drops[i]);
-	status_object_end(&w);
-	status_object_end(&w);
-	status_object_begin(&w, "control_frames");
-	status_u64(&w, "rx", srv->session_rx);
-	status_u64(&w, "tx", srv->session_tx);
-	status_u64(&w, "tx_errors", srv->session_tx_errors);
-	/* Not errors: frames of another VLAN, or unicast to another station. */
-	status_u64(&w, "skipped", srv->disc_sock.rx_other_vlan + srv->sess_sock.rx_other_vlan);
-	status_object_begin(&w, "drops");
-	for (i = 0; i < SESSION_DROP_REASON_COUNT; i++)
-		if (srv->session_drops[i])
-			status_u64(&w, session_drop_reason_name(i), srv->session_drops[i]);
-	status_object_end(&w);
-	status_object_end(&w);
-	status_end(&w);
 }
 
 static void request_stop(struct server *srv, uint64_t now)
@@ -645,9 +398,9 @@ static void request_stop(struct server *srv, uint64_t now)
 	for (i = 0; i < srv->o->max_sessions; i++) {
 		struct srv_session *s = srv->sessions[i];
 
-		if (s && s->ppp_active && !s->closing) {
-			s->closing = true;
-			ppp_close(&s->ppp, now);
+		if (s && s->io.ppp_active && !s->io.closing) {
+			s->io.closing = true;
+			ppp_close(&s->io.ppp, now);
 		} else if (s) {
 			request_end(s, PPP_DOWN_ADMIN, "server stopping");
 		}
@@ -655,58 +408,101 @@ static void request_stop(struct server *srv, uint64_t now)
 	process_pending(srv);
 }
 
-static void write_stats(struct server *srv, FILE *out)
+/* ------------------------------------------------------------ the shell's role */
+
+static struct shell_session *session_at(struct session_shell *sh, unsigned int i)
 {
-	struct stats_snapshot *st = calloc(1, sizeof(*st));
-	struct pxp_link_stats ls;
+	struct srv_session *s = server_of(sh)->sessions[i];
+
+	return s ? &s->io : NULL;
+}
+
+static void disc_input(struct session_shell *sh, uint64_t now, const uint8_t *frame, size_t len)
+{
+	struct server *srv = server_of(sh);
+
+	if (!srv->stopping)
+		disc_ac_input(srv->ac, now, frame, len);
+}
+
+static void shell_process_pending(struct session_shell *sh, uint64_t now)
+{
+	(void)now;
+	process_pending(server_of(sh));
+}
+
+static const char *state_name(struct session_shell *sh)
+{
+	return server_of(sh)->stopping ? "stopping" : "running";
+}
+
+static void write_status(struct session_shell *sh, FILE *out, bool json)
+{
+	struct server *srv = server_of(sh);
+	uint64_t now = ev_now_ms();
+	struct status_writer w;
 	unsigned int i;
 
-	if (!st) {
-		fputs("error: out of memory\n", out);
-		return;
-	}
-	snprintf(st->iface, sizeof(st->iface), "%s", srv->o->iface);
-	snprintf(st->role, sizeof(st->role), "server");
-	snprintf(st->state, sizeof(st->state), "%s", srv->stopping ? "stopping" : "running");
-	snprintf(st->mode, sizeof(st->mode), "%s",
-		 srv->dp ? pxp_dp_mode_name(pxp_dp_mode(srv->dp)) : "-");
-	st->time_ms = ev_now_ms();
-	if (srv->dp && pxp_dp_get_stats(srv->dp, &st->dp))
-		memset(&st->dp, 0, sizeof(st->dp));
-	for (i = 0; i < srv->o->max_sessions && st->nr_netdevs < STATS_MAX_NETDEVS; i++) {
+	shell_status_begin(sh, &w, out, json);
+	status_str(&w, "ac_name", srv->o->ac_name);
+	status_mac(&w, "local_mac", srv->sh.disc_sock.mac);
+	status_ipv4(&w, "local_ip", srv->o->local_ip);
+	status_str(&w, "pool", srv->o->pool_text);
+	status_str(&w, "datapath_mode",
+		   srv->sh.dp ? pxp_dp_mode_name(pxp_dp_mode(srv->sh.dp)) : NULL);
+	status_u64(&w, "umem_bytes", srv->sh.dp ? pxp_dp_umem_bytes(srv->sh.dp) : 0);
+	status_u64(&w, "uptime_s", (now - srv->started_ms) / 1000);
+	status_u64(&w, "session_count", srv->session_count);
+	status_u64(&w, "sessions_total", srv->sessions_total);
+	status_u64(&w, "sessions_up", srv->sessions_up);
+	status_u64(&w, "auth_failures", srv->auth_failures);
+	status_u64(&w, "pool_exhausted", srv->pool_exhausted);
+	status_u64(&w, "setup_errors", srv->setup_errors);
+	status_array_begin(&w, "sessions");
+	for (i = 0; i < srv->o->max_sessions; i++) {
 		struct srv_session *s = srv->sessions[i];
-		struct stats_netdev *n;
+		struct ppp_status st = { 0 };
 
-		if (!s || !s->ifindex || pxp_netlink_link_stats(srv->nl, s->ifindex, &ls))
+		if (!s)
 			continue;
-		n = &st->netdev[st->nr_netdevs++];
-		snprintf(n->ifname, sizeof(n->ifname), "%s", s->ifname);
-		n->rx_packets = ls.rx_packets;
-		n->rx_bytes = ls.rx_bytes;
-		n->tx_packets = ls.tx_packets;
-		n->tx_bytes = ls.tx_bytes;
+		if (s->io.ppp_active)
+			ppp_get_status(&s->io.ppp, &st);
+		status_object_begin(&w, NULL);
+		status_u64(&w, "session_id", s->io.session_id);
+		status_mac(&w, "peer_mac", s->io.peer_mac);
+		status_str(&w, "user", st.peer_name[0] ? st.peer_name : NULL);
+		status_str(&w, "ifname", s->io.ifname);
+		status_ipv4(&w, "peer_ip", s->io.peer_ip);
+		status_u64(&w, "mtu", s->io.mtu);
+		status_str(&w, "lcp", s->io.ppp_active ? st.lcp_state : NULL);
+		status_str(&w, "ipcp", s->io.ppp_active ? st.ipcp_state : NULL);
+		status_u64(&w, "uptime_s", s->up ? (now - s->up_since_ms) / 1000 : 0);
+		status_u64(&w, "echo_sent", st.echo_sent);
+		status_u64(&w, "echo_replies", st.echo_replies);
+		status_object_end(&w);
 	}
-	stats_snapshot_write(st, out);
-	free(st);
+	status_array_end(&w);
+	status_object_begin(&w, "discovery");
+	shell_status_disc_counters(&w, srv->ac->rx_frames, srv->ac->tx_frames, srv->ac->drops);
+	status_object_end(&w);
+	shell_status_frames(sh, &w, NULL);
+	status_end(&w);
 }
 
-static void control_cb(void *ctx, const char *command, FILE *reply)
+static void shell_request_stop(struct session_shell *sh, uint64_t now)
 {
-	struct server *srv = ctx;
-
-	if (!strcmp(command, "stats")) {
-		write_stats(srv, reply);
-	} else if (!strcmp(command, "status")) {
-		write_status(srv, reply, false);
-	} else if (!strcmp(command, "status-json")) {
-		write_status(srv, reply, true);
-	} else if (!strcmp(command, "down")) {
-		request_stop(srv, ev_now_ms());
-		fputs("ok\n", reply);
-	} else {
-		fputs("error: unknown command\n", reply);
-	}
+	request_stop(server_of(sh), now);
 }
+
+static const struct shell_role server_role = {
+	.name = "server",
+	.session_at = session_at,
+	.disc_input = disc_input,
+	.process_pending = shell_process_pending,
+	.state = state_name,
+	.write_status = write_status,
+	.request_stop = shell_request_stop,
+};
 
 /* ------------------------------------------------------------ run */
 
@@ -742,8 +538,8 @@ static void run_timers(struct server *srv, uint64_t now)
 	for (i = 0; i < srv->o->max_sessions; i++) {
 		struct srv_session *s = srv->sessions[i];
 
-		if (s && s->ppp_active && ppp_deadline(&s->ppp) <= now)
-			ppp_timer(&s->ppp, now);
+		if (s && s->io.ppp_active && ppp_deadline(&s->io.ppp) <= now)
+			ppp_timer(&s->io.ppp, now);
 	}
 	if (disc_ac_deadline(srv->ac) <= now)
 		disc_ac_timer(srv->ac, now);
@@ -754,20 +550,12 @@ static void run_timers(struct server *srv, uint64_t now)
 	process_pending(srv);
 }
 
-static uint64_t next_deadline(const struct server *srv)
+static uint64_t next_deadline(struct server *srv)
 {
-	uint64_t d = disc_ac_deadline(srv->ac), t;
-	unsigned int i;
+	uint64_t d = shell_ppp_deadline(&srv->sh);
 
-	for (i = 0; i < srv->o->max_sessions; i++) {
-		const struct srv_session *s = srv->sessions[i];
-
-		if (s && s->ppp_active) {
-			t = ppp_deadline(&s->ppp);
-			if (t < d)
-				d = t;
-		}
-	}
+	if (disc_ac_deadline(srv->ac) < d)
+		d = disc_ac_deadline(srv->ac);
 	if (srv->stopping && srv->stop_deadline_ms < d)
 		d = srv->stop_deadline_ms;
 	return d;
@@ -810,21 +598,11 @@ static int setup(struct server *srv)
 		.service_count = o->common.service[0] ? 1 : 0,
 		.max_sessions = o->max_sessions,
 	};
-	int err;
+	int code, err;
 
-	err = ev_loop_init(&srv->loop);
-	if (err) {
-		pxp_err("event loop: %s", strerror(-err));
-		return PXP_EXIT_FATAL;
-	}
-	err = control_server_open(&srv->ctl, &srv->loop, o->iface, control_cb, srv);
-	if (err) {
-		if (err == -EADDRINUSE)
-			pxp_err("pppoe-xp already runs on %s", o->iface);
-		else
-			pxp_err("control socket for %s: %s", o->iface, strerror(-err));
-		return PXP_EXIT_FATAL;
-	}
+	code = shell_open(&srv->sh, &server_role, o->iface, o->max_sessions, o->common.vlan_id, 0);
+	if (code != PXP_EXIT_OK)
+		return code;
 	if (load_secrets(srv, &srv->secrets))
 		return PXP_EXIT_OPTION;
 	srv->sessions = calloc(o->max_sessions, sizeof(*srv->sessions));
@@ -833,51 +611,15 @@ static int setup(struct server *srv)
 		pxp_err("out of memory");
 		return PXP_EXIT_FATAL;
 	}
-	err = pxp_netlink_open(&srv->nl);
-	if (err) {
-		pxp_err("netlink: %s", strerror(-err));
-		return PXP_EXIT_FATAL;
-	}
-	err = raw_socket_open(&srv->disc_sock, o->iface, PXP_ETH_P_PPP_DISC, o->common.vlan_id, 0);
-	if (!err)
-		err = raw_socket_open(&srv->sess_sock, o->iface, PXP_ETH_P_PPP_SES,
-				      o->common.vlan_id, 0);
-	if (err) {
-		pxp_err("%s: cannot open PPPoE sockets: %s", o->iface, strerror(-err));
-		return PXP_EXIT_FATAL;
-	}
-	memcpy(cfg.local_mac, srv->disc_sock.mac, PXP_ETH_ALEN);
-	cfg.max_payload = pppoe_max_payload_for_mtu(srv->disc_sock.mtu);
+	memcpy(cfg.local_mac, srv->sh.disc_sock.mac, PXP_ETH_ALEN);
+	cfg.max_payload = pppoe_max_payload_for_mtu(srv->sh.disc_sock.mtu);
 	err = disc_ac_init(srv->ac, &cfg, &ops);
 	if (err) {
 		pxp_err("access concentrator on %s: %s", o->iface, strerror(-err));
 		return PXP_EXIT_OPTION;
 	}
 	remove_stale_session_netdevs();
-	err = pxp_dp_attach(&srv->dp, o->iface, o->common.mode, o->common.vlan_id);
-	if (err) {
-		srv->dp = NULL;
-		pxp_err("data path (--mode %s) on %s: %s", pxp_dp_mode_name(o->common.mode),
-			o->iface, strerror(-err));
-		return PXP_EXIT_DATAPATH;
-	}
-	if (o->common.nr_cpus) {
-		err = pxp_dp_set_cpu_spread(srv->dp, o->common.nr_cpus);
-		if (err) {
-			pxp_err("data path on %s: %s", o->iface, strerror(-err));
-			return err == -EINVAL ? PXP_EXIT_OPTION : PXP_EXIT_DATAPATH;
-		}
-	}
-	srv->disc_handler.ready = disc_ready;
-	srv->sess_handler.ready = sess_ready;
-	err = ev_loop_add(&srv->loop, srv->disc_sock.fd, EPOLLIN, &srv->disc_handler);
-	if (!err)
-		err = ev_loop_add(&srv->loop, srv->sess_sock.fd, EPOLLIN, &srv->sess_handler);
-	if (err) {
-		pxp_err("event loop: %s", strerror(-err));
-		return PXP_EXIT_FATAL;
-	}
-	return PXP_EXIT_OK;
+	return shell_attach_datapath(&srv->sh, &o->common, 0);
 }
 
 static void teardown(struct server *srv)
@@ -892,17 +634,12 @@ static void teardown(struct server *srv)
 			}
 		}
 	}
-	pxp_dp_detach(srv->dp);
 	if (srv->ac)
 		disc_ac_destroy(srv->ac);
 	free(srv->ac);
 	free(srv->sessions);
 	secrets_free(&srv->secrets);
-	control_server_close(&srv->ctl);
-	raw_socket_close(&srv->sess_sock);
-	raw_socket_close(&srv->disc_sock);
-	pxp_netlink_close(srv->nl);
-	ev_loop_close(&srv->loop);
+	shell_close(&srv->sh);
 }
 
 int server_run(struct server_settings *o, int notify_fd)
@@ -917,8 +654,6 @@ int server_run(struct server_settings *o, int notify_fd)
 	}
 	srv->o = o;
 	srv->notify_fd = notify_fd;
-	srv->disc_sock.fd = srv->sess_sock.fd = srv->ctl.fd = -1;
-	srv->loop.epoll_fd = srv->loop.timer_fd = srv->loop.signal_fd = -1;
 	code = setup(srv);
 	if (code != PXP_EXIT_OK) {
 		daemon_notify(&srv->notify_fd, code, pxp_log_last_error());
@@ -926,7 +661,7 @@ int server_run(struct server_settings *o, int notify_fd)
 	}
 	srv->started_ms = ev_now_ms();
 	snprintf(msg, sizeof(msg), "access concentrator '%s' on %s (%s mode), pool %s", o->ac_name,
-		 o->iface, pxp_dp_mode_name(pxp_dp_mode(srv->dp)), o->pool_text);
+		 o->iface, pxp_dp_mode_name(pxp_dp_mode(srv->sh.dp)), o->pool_text);
 	pxp_info("%s", msg);
 	daemon_notify(&srv->notify_fd, PXP_EXIT_OK, msg);
 	while (!srv->stopping || srv->session_count) {
@@ -935,17 +670,17 @@ int server_run(struct server_settings *o, int notify_fd)
 		run_timers(srv, ev_now_ms());
 		if (srv->stopping && !srv->session_count)
 			break;
-		err = ev_loop_run_once(&srv->loop, next_deadline(srv));
+		err = ev_loop_run_once(&srv->sh.loop, next_deadline(srv));
 		if (err) {
 			pxp_err("event loop: %s", strerror(-err));
 			code = PXP_EXIT_FATAL;
 			break;
 		}
-		if (srv->loop.pending_signal == SIGHUP)
+		if (srv->sh.loop.pending_signal == SIGHUP)
 			reload_secrets(srv);
-		else if (srv->loop.pending_signal)
+		else if (srv->sh.loop.pending_signal)
 			request_stop(srv, ev_now_ms());
-		srv->loop.pending_signal = 0;
+		srv->sh.loop.pending_signal = 0;
 	}
 out:
 	teardown(srv);
