@@ -221,16 +221,11 @@ static void print_engine_stats(const struct engine *e)
 
 	engine_get_stats(e, &st);
 	for (i = 0; i < st.nr_queues; i++) {
-		const struct pxp_dp_queue_stats *q = &st.queue[i];
-
-		printf("engine q%u rx=%llu tx=%llu decap=%llu encap=%llu drop_malformed=%llu "
-		       "drop_no_session=%llu drop_too_big=%llu drop_ring_full=%llu "
-		       "drop_other=%llu\n",
-		       i, (unsigned long long)q->rx, (unsigned long long)q->tx,
-		       (unsigned long long)q->decap, (unsigned long long)q->encap,
-		       (unsigned long long)q->drop_malformed,
-		       (unsigned long long)q->drop_no_session, (unsigned long long)q->drop_too_big,
-		       (unsigned long long)q->drop_ring_full, (unsigned long long)q->drop_other);
+		printf("engine q%u", i);
+		for (unsigned int f = 0; f < PXP_DP_F__MAX; f++)
+			printf(" %s=%llu", pxp_dp_field_name(f),
+			       (unsigned long long)st.queue[i].field[f]);
+		printf("\n");
 	}
 	printf("engine mode=%s umem_bytes=%llu\n", engine_bind_mode(e),
 	       (unsigned long long)engine_umem_bytes(e));

@@ -523,17 +523,15 @@ void pxp_dp_detach(struct pxp_dp *dp)
 	free(dp);
 }
 
+/* The programs' counters of one queue into its report, by the field each counter adds into. */
 static void add_queue_stats(struct pxp_dp_queue_stats *q, const __u64 *c)
 {
-	q->rx += c[PXP_CNT_RX];
-	q->tx += c[PXP_CNT_TX];
-	q->decap += c[PXP_CNT_DECAP];
-	q->encap += c[PXP_CNT_ENCAP];
-	q->drop_malformed += c[PXP_CNT_DROP_TRUNCATED] + c[PXP_CNT_DROP_BAD_LENGTH] +
-			     c[PXP_CNT_DROP_NOT_IP] + c[PXP_CNT_DROP_VLAN];
-	q->drop_no_session += c[PXP_CNT_DROP_NO_SESSION];
-	q->drop_too_big += c[PXP_CNT_DROP_TOO_BIG];
-	q->drop_other += c[PXP_CNT_DROP_ADJUST];
+	for (unsigned int i = 0; i < PXP_CNT__MAX; i++) {
+		enum pxp_dp_field f = pxp_dp_counter_field(i);
+
+		if (f != PXP_DP_F_none)
+			q->field[f] += c[i];
+	}
 }
 
 int pxp_dp_get_stats(struct pxp_dp *dp, struct pxp_dp_stats *st)
@@ -566,11 +564,9 @@ int pxp_dp_get_stats(struct pxp_dp *dp, struct pxp_dp_stats *st)
 		for (unsigned int q = 0; q < eng.nr_queues && q < PXP_DP_MAX_QUEUES; q++) {
 			st->queue[q].decap = eng.queue[q].decap;
 			st->queue[q].encap = eng.queue[q].encap;
-			st->queue[q].drop_malformed += eng.queue[q].drop_malformed;
-			st->queue[q].drop_no_session += eng.queue[q].drop_no_session;
-			st->queue[q].drop_too_big += eng.queue[q].drop_too_big;
-			st->queue[q].drop_ring_full += eng.queue[q].drop_ring_full;
-			st->queue[q].drop_other += eng.queue[q].drop_other;
+			for (unsigned int f = 0; f < PXP_DP_F__MAX; f++)
+				if (pxp_dp_field_is_drop(f))
+					st->queue[q].field[f] += eng.queue[q].field[f];
 		}
 		if (eng.nr_queues > st->nr_queues)
 			st->nr_queues = eng.nr_queues;
