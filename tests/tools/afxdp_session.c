@@ -29,6 +29,7 @@
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 
+#include "datapath.h"
 #include "dp_load.h"
 #include "engine.h"
 #include "log.h"
@@ -91,6 +92,7 @@ static int parse_args(int argc, char **argv, struct opts *o)
 		{ "cpu", required_argument, NULL, 'C' },
 		{ 0 },
 	};
+	enum pxp_dp_mode mode;
 	int c;
 
 	*o = (struct opts){ .mtu = 1492, .afxdp = true, .mss_clamp = true, .queues = 1 };
@@ -120,14 +122,12 @@ static int parse_args(int argc, char **argv, struct opts *o)
 			o->mtu = (uint16_t)strtoul(optarg, NULL, 0);
 			break;
 		case 'M':
-			if (!strcmp(optarg, "afxdp")) {
-				o->afxdp = true;
-			} else if (!strcmp(optarg, "xdp")) {
-				o->afxdp = false;
-			} else {
+			if (pxp_dp_mode_parse(optarg, &mode) ||
+			    (mode != PXP_DP_AFXDP && mode != PXP_DP_XDP)) {
 				fprintf(stderr, "bad --mode '%s' (afxdp or xdp)\n", optarg);
 				return -EINVAL;
 			}
+			o->afxdp = mode == PXP_DP_AFXDP;
 			break;
 		case 'q':
 			o->queues = (unsigned int)strtoul(optarg, NULL, 0);

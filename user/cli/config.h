@@ -24,7 +24,6 @@
 #define PXP_DEFAULT_KEEPALIVE_FAILURES	 3
 #define PXP_DEFAULT_MAXFAIL		 10
 #define PXP_DEFAULT_HOLDOFF_S		 5
-#define PXP_MIN_MTU			 576
 
 struct down_options {
 	char iface[IF_NAMESIZE];

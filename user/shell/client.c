@@ -26,6 +26,7 @@
 #include "mac.h"
 #include "netlink.h"
 #include "ppp.h"
+#include "pxp_mtu.h"
 #include "random.h"
 #include "run_dir.h"
 #include "raw_socket.h"
@@ -982,7 +983,8 @@ static int open_io(struct client *c)
 		pxp_err("%s: cannot open a PPPoE discovery socket: %s", o->iface, strerror(-err));
 		return err;
 	}
-	if (o->mtu && o->mtu + PPPOE_SESSION_OVERHEAD > c->disc_sock.mtu) {
+	/* o->mtu passed the CLI's range: only the WAN bounds it further. */
+	if (o->mtu && !pxp_mtu_fits(o->mtu, PXP_MTU_MIN, c->disc_sock.mtu)) {
 		pxp_err("--mtu %u exceeds the MTU of %s (%u) minus 8", o->mtu, o->iface,
 			c->disc_sock.mtu);
 		return -EINVAL;
