@@ -983,8 +983,8 @@ static int open_io(struct client *c)
 		pxp_err("%s: cannot open a PPPoE discovery socket: %s", o->iface, strerror(-err));
 		return err;
 	}
-	/* o->mtu passed the CLI's range: only the WAN bounds it further. */
-	if (o->mtu && !pxp_mtu_fits(o->mtu, PXP_MTU_MIN, c->disc_sock.mtu)) {
+	/* The lower bound is the CLI's (--mtu); here only the WAN bounds it. */
+	if (o->mtu && !pxp_mtu_fits(o->mtu, 0, c->disc_sock.mtu)) {
 		pxp_err("--mtu %u exceeds the MTU of %s (%u) minus 8", o->mtu, o->iface,
 			c->disc_sock.mtu);
 		return -EINVAL;
