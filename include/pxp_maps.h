@@ -21,6 +21,8 @@
 
 #include <linux/types.h>
 
+#include "pxp_counters.h"
+
 #define PXP_MAX_SESSIONS  4096
 #define PXP_MAX_RX_QUEUES 64
 #define PXP_XSKS_MAX	  (2 * PXP_MAX_RX_QUEUES)
@@ -52,24 +54,12 @@ struct pxp_session {
 	__u16 flags;	    /* PXP_SESSION_F_* */
 };
 
-/* Counter slots, per CPU and per RX queue. */
+/* Counter slots, per CPU and per RX queue: the rows of include/pxp_counters.h. */
 enum pxp_counter {
-	PXP_CNT_RX,		 /* frames the WAN program saw */
-	PXP_CNT_TX,		 /* frames the session program saw (sent by the stack on pxp0) */
-	PXP_CNT_DECAP,		 /* WAN -> pxp0, redirected */
-	PXP_CNT_ENCAP,		 /* pxp0 -> WAN, redirected */
-	PXP_CNT_PASS,		 /* left to the stack: discovery, control, other sessions */
-	PXP_CNT_TO_XSK,		 /* handed to the AF_XDP engine */
-	PXP_CNT_MSS_CLAMPED,	 /* SYNs whose MSS was lowered */
-	PXP_CNT_DROP_TRUNCATED,	 /* headers cut short */
-	PXP_CNT_DROP_BAD_LENGTH, /* PPPoE or IP length claims more than the frame holds */
-	PXP_CNT_DROP_NO_SESSION, /* frame on a hidden peer with no session record */
-	PXP_CNT_DROP_TOO_BIG,	 /* larger than the session MTU */
-	PXP_CNT_DROP_NOT_IP,	 /* pxp0 sent something that is neither IPv4 nor IPv6 */
-	PXP_CNT_DROP_ADJUST,	 /* bpf_xdp_adjust_head/tail refused (no headroom) */
-	PXP_CNT_DROP_VLAN,	 /* tagged frame on an untagged WAN or vice versa */
-	PXP_CNT_CPU_FALLBACK,	 /* CPU spreading found no cpumap entry: delivered locally */
-	PXP_CNT__MAX,
+#define X(id, key, field, description) PXP_CNT_##id,
+	PXP_COUNTERS(X)
+#undef X
+		PXP_CNT__MAX,
 };
 
 struct pxp_counters {

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "pppoe_wire.h"
+#include "pxp_bytes.h"
 
 #define AUTH_DEFAULT_RESTART_MS	  3000
 #define AUTH_DEFAULT_MAX_ATTEMPTS 10
@@ -63,7 +64,7 @@ void auth_input(struct auth *a, uint64_t now_ms, uint16_t proto, const uint8_t *
 		return;
 	}
 	/* Bytes past Length are padding (RFC 1661 section 5); a Length past the data is not. */
-	pkt_len = (size_t)data[2] << 8 | data[3];
+	pkt_len = get_be16(data + 2);
 	if (pkt_len < AUTH_HDR_LEN || pkt_len > len) {
 		a->stats.rx_malformed++;
 		return;
@@ -113,8 +114,7 @@ void auth_put_header(struct auth *a, uint8_t code, uint8_t id, size_t len)
 {
 	a->tx[0] = code;
 	a->tx[1] = id;
-	a->tx[2] = (uint8_t)(len >> 8);
-	a->tx[3] = (uint8_t)len;
+	put_be16(a->tx + 2, (uint16_t)len);
 	a->tx_len = len;
 }
 

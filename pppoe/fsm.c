@@ -5,6 +5,7 @@
  * The optional restart ("r") and passive ("p") behaviours are not implemented.
  */
 #include "fsm.h"
+#include "pxp_bytes.h"
 
 #include <errno.h>
 #include <string.h>
@@ -62,17 +63,6 @@ uint64_t fsm_ignored(const struct fsm *f)
 	for (int d = FSM_DROP_LAST_MALFORMED + 1; d < FSM_DROP_COUNT; d++)
 		n += f->drops[d];
 	return n;
-}
-
-static uint16_t get_be16(const uint8_t *p)
-{
-	return (uint16_t)(p[0] << 8 | p[1]);
-}
-
-static void put_be16(uint8_t *p, uint16_t v)
-{
-	p[0] = v >> 8;
-	p[1] = v & 0xff;
 }
 
 int fsm_init(struct fsm *f, const struct fsm_config *cfg)

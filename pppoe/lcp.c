@@ -6,6 +6,7 @@
  */
 #include "ppp.h"
 #include "pppoe_wire.h"
+#include "pxp_bytes.h"
 
 #include <errno.h>
 #include <string.h>
@@ -19,28 +20,6 @@
 
 #define CHAP_ALG_MD5	  5
 #define CHAP_ALG_MSCHAPV2 0x81
-
-static uint16_t get_be16(const uint8_t *p)
-{
-	return (uint16_t)(p[0] << 8 | p[1]);
-}
-
-static uint32_t get_be32(const uint8_t *p)
-{
-	return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
-}
-
-static void put_be16(uint8_t *p, uint16_t v)
-{
-	p[0] = v >> 8;
-	p[1] = v & 0xff;
-}
-
-static void put_be32(uint8_t *p, uint32_t v)
-{
-	put_be16(p, v >> 16);
-	put_be16(p + 2, v & 0xffff);
-}
 
 static uint32_t new_magic(struct ppp *p)
 {

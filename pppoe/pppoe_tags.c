@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /* PPPoE discovery frame codec: parser and builder. */
 #include "pppoe_tags.h"
+#include "pxp_bytes.h"
 
 #include <errno.h>
 #include <string.h>
@@ -35,17 +36,6 @@ const char *pppoe_drop_reason_name(enum pppoe_drop_reason reason)
 	if ((unsigned int)reason >= PPPOE_DROP_REASON_COUNT)
 		return "unknown";
 	return drop_reason_names[reason];
-}
-
-static uint16_t get_be16(const uint8_t *p)
-{
-	return (uint16_t)(p[0] << 8 | p[1]);
-}
-
-static void put_be16(uint8_t *p, uint16_t v)
-{
-	p[0] = v >> 8;
-	p[1] = v & 0xff;
 }
 
 /* Fills a view once; a second occurrence is a duplicate. */

@@ -42,21 +42,10 @@ static int set_state(const struct xdp_case *c)
 		.nr_cpus = c->nr_cpus,
 	};
 	struct bpf_cpumap_val cpu_val = { .qsize = 64, .bpf_prog.fd = pxp_dp_fd_prog_cpu(&progs) };
-	struct pxp_session s = {
-		.session_id = htons(TEST_SID),
-		.mtu = TEST_MTU,
-		.wan_ifindex = WAN_IFINDEX,
-		.peer_ifindex = PEER_IFINDEX,
-		.vlan_tci = c->vlan_tci,
-		.flags = PXP_SESSION_F_MSS_CLAMP,
-	};
+	struct pxp_session s = case_session(c);
 	struct pxp_session_key key = { .session_id = htons(TEST_SID) };
 	uint32_t zero = 0, ifindex = EGRESS_TEST_IFINDEX;
 
-	memcpy(s.peer_mac, peer_mac, 6);
-	memcpy(s.wan_mac, wan_mac, 6);
-	memcpy(s.netdev_mac, netdev_mac, 6);
-	memcpy(s.peer_netdev_mac, peer_netdev_mac, 6);
 	memcpy(key.peer_mac, peer_mac, 6);
 	if (c->no_cpu_entry)
 		bpf_map_delete_elem(pxp_dp_fd_cpus(&progs), &zero);

@@ -1,10 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * The packet table of the data path tests: input frames, expected verdicts, output frames
- * and counters, shared by test_xdp_datapath.c (the XDP programs under BPF_PROG_TEST_RUN)
- * and test_xdp_lib.c (the same transforms compiled with gcc, as the AF_XDP engine uses
- * them). Expected frames are built from scratch here (checksums computed in full), never by
- * the code under test.
+ * The per-packet decision, tested once: input frames, expected verdicts, output frames and
+ * counters, run through the XDP programs under BPF_PROG_TEST_RUN (test_xdp_datapath.c) and
+ * through the AF_XDP engine's own transforms, engine_decap/engine_encap
+ * (test_xdp_engine.c). Where the engine legitimately differs, the case says so. Expected
+ * frames are built from scratch here (checksums computed in full), never by the code under
+ * test.
  */
 #ifndef PXP_TEST_XDP_CASES_H
 #define PXP_TEST_XDP_CASES_H
@@ -60,7 +61,32 @@ struct xdp_case {
 	bool no_egress_record;
 	uint16_t nr_cpus;  /* CPU spreading over this many cpumap entries */
 	bool no_cpu_entry; /* ... with the cpumap left empty */
+	/*
+	 * The engine's transform ends as the program does (XDP_REDIRECT: out; XDP_DROP: the
+	 * same reason; XDP_PASS: "not a data frame", PXP_CNT_PASS) unless one of these says:
+	 */
+	const char *xdp_only;	      /* the engine never runs this: why */
+	enum pxp_counter engine_drop; /* the engine drops it (0: as the program) */
 };
+
+/* The session record both the programs (through their maps) and the engine are given. */
+static struct pxp_session case_session(const struct xdp_case *c)
+{
+	struct pxp_session s = {
+		.session_id = htons(TEST_SID),
+		.mtu = TEST_MTU,
+		.wan_ifindex = WAN_IFINDEX,
+		.peer_ifindex = PEER_IFINDEX,
+		.vlan_tci = c->vlan_tci,
+		.flags = PXP_SESSION_F_MSS_CLAMP,
+	};
+
+	memcpy(s.peer_mac, peer_mac, 6);
+	memcpy(s.wan_mac, wan_mac, 6);
+	memcpy(s.netdev_mac, netdev_mac, 6);
+	memcpy(s.peer_netdev_mac, peer_netdev_mac, 6);
+	return s;
+}
 
 /* ---- frame builders ------------------------------------------------------------------ */
 
@@ -360,10 +386,17 @@ static void build_table(void)
 	c = add_pass("wan_tagged_on_untagged_wan_passed", PROG_WAN, PXP_CNT_PASS);
 	wan_frame(&c->in, false, &udp, TEST_SID, peer_mac, 100);
 
+	/*
+	 * Not our session: the program finds no record and leaves the frame to the control
+	 * plane (PADT). The engine serves one session per socket; a frame for another one
+	 * cannot be steered to it, and if it were, it drops it as no_session.
+	 */
 	c = add_pass("wan_wrong_session_passed", PROG_WAN, PXP_CNT_PASS);
+	c->engine_drop = PXP_CNT_DROP_NO_SESSION;
 	wan_frame(&c->in, false, &udp, TEST_SID + 1, peer_mac, 0);
 
 	c = add_pass("wan_wrong_mac_passed", PROG_WAN, PXP_CNT_PASS);
+	c->engine_drop = PXP_CNT_DROP_NO_SESSION;
 	wan_frame(&c->in, false, &udp, TEST_SID, other_mac, 0);
 
 	c = add_pass("wan_discovery_passed", PROG_WAN, PXP_CNT_PASS);
@@ -407,6 +440,7 @@ static void build_table(void)
 
 	c = add_pass("wan_afxdp_no_socket_passed", PROG_WAN, PXP_CNT_TO_XSK);
 	c->afxdp = true;
+	c->xdp_only = "steering to the engine's socket";
 	c->redirect = XSK_REDIRECT_FLAG | WAN_XSK_BASE;
 	wan_frame(&c->in, false, &udp, TEST_SID, peer_mac, 0);
 
@@ -450,10 +484,12 @@ static void build_table(void)
 
 	c = add("session_no_record_dropped", PROG_SESSION, XDP_DROP, PXP_CNT_DROP_NO_SESSION);
 	c->no_egress_record = true;
+	c->xdp_only = "the engine's peer socket belongs to its session: no record to miss";
 	stack_frame(&c->in, false, &udp);
 
 	c = add_pass("session_afxdp_no_socket_passed", PROG_SESSION, PXP_CNT_TO_XSK);
 	c->afxdp = true;
+	c->xdp_only = "steering to the engine's socket";
 	c->redirect = XSK_REDIRECT_FLAG | PEER_XSK_BASE;
 	stack_frame(&c->in, false, &udp);
 
@@ -463,6 +499,7 @@ static void build_table(void)
 
 	c = add("wan_cpu_spread", PROG_WAN, XDP_REDIRECT, PXP_CNT_DECAP);
 	c->nr_cpus = 1;
+	c->xdp_only = "cpumap hand-over";
 	c->redirect = CPU_REDIRECT_FLAG | 0;
 	wan_frame(&c->in, false, &udp, TEST_SID, peer_mac, 0);
 	put(&c->out, &meta, sizeof(meta));
@@ -471,6 +508,7 @@ static void build_table(void)
 	c = add("wan_cpu_spread_no_entry_delivers_here", PROG_WAN, XDP_REDIRECT,
 		PXP_CNT_CPU_FALLBACK);
 	c->nr_cpus = 1;
+	c->xdp_only = "cpumap hand-over";
 	c->no_cpu_entry = true;
 	wan_frame(&c->in, true, &udp, TEST_SID, peer_mac, 0);
 	put(&c->out, &meta, sizeof(meta));

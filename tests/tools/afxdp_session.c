@@ -29,6 +29,7 @@
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 
+#include "datapath.h"
 #include "dp_load.h"
 #include "engine.h"
 #include "log.h"
@@ -91,6 +92,7 @@ static int parse_args(int argc, char **argv, struct opts *o)
 		{ "cpu", required_argument, NULL, 'C' },
 		{ 0 },
 	};
+	enum pxp_dp_mode mode;
 	int c;
 
 	*o = (struct opts){ .mtu = 1492, .afxdp = true, .mss_clamp = true, .queues = 1 };
@@ -120,14 +122,12 @@ static int parse_args(int argc, char **argv, struct opts *o)
 			o->mtu = (uint16_t)strtoul(optarg, NULL, 0);
 			break;
 		case 'M':
-			if (!strcmp(optarg, "afxdp")) {
-				o->afxdp = true;
-			} else if (!strcmp(optarg, "xdp")) {
-				o->afxdp = false;
-			} else {
+			if (pxp_dp_mode_parse(optarg, &mode) ||
+			    (mode != PXP_DP_AFXDP && mode != PXP_DP_XDP)) {
 				fprintf(stderr, "bad --mode '%s' (afxdp or xdp)\n", optarg);
 				return -EINVAL;
 			}
+			o->afxdp = mode == PXP_DP_AFXDP;
 			break;
 		case 'q':
 			o->queues = (unsigned int)strtoul(optarg, NULL, 0);
@@ -221,16 +221,11 @@ static void print_engine_stats(const struct engine *e)
 
 	engine_get_stats(e, &st);
 	for (i = 0; i < st.nr_queues; i++) {
-		const struct pxp_dp_queue_stats *q = &st.queue[i];
-
-		printf("engine q%u rx=%llu tx=%llu decap=%llu encap=%llu drop_malformed=%llu "
-		       "drop_no_session=%llu drop_too_big=%llu drop_ring_full=%llu "
-		       "drop_other=%llu\n",
-		       i, (unsigned long long)q->rx, (unsigned long long)q->tx,
-		       (unsigned long long)q->decap, (unsigned long long)q->encap,
-		       (unsigned long long)q->drop_malformed,
-		       (unsigned long long)q->drop_no_session, (unsigned long long)q->drop_too_big,
-		       (unsigned long long)q->drop_ring_full, (unsigned long long)q->drop_other);
+		printf("engine q%u", i);
+		for (unsigned int f = 0; f < PXP_DP_F__MAX; f++)
+			printf(" %s=%llu", pxp_dp_field_name(f),
+			       (unsigned long long)st.queue[i].field[f]);
+		printf("\n");
 	}
 	printf("engine mode=%s umem_bytes=%llu\n", engine_bind_mode(e),
 	       (unsigned long long)engine_umem_bytes(e));

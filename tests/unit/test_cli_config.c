@@ -8,6 +8,7 @@
 #include "check.h"
 #include "config.h"
 #include "mac.h"
+#include "pxp_mtu.h"
 
 #define ARGC(a) ((int)(sizeof(a) / sizeof((a)[0])) - 1)
 
@@ -86,6 +87,30 @@ static int parse_up(char **argv, int argc)
 	struct client_settings o;
 
 	return config_parse_up(argc, argv, &o);
+}
+
+/* include/pxp_mtu.h: --mtu takes its range's edges, the data path the WAN MTU minus 8. */
+TEST(mtu_range_edges)
+{
+	char lo[8], hi[8];
+	char *at_min[] = { "up", "eth0", "--mtu", lo, NULL };
+	char *at_max[] = { "up", "eth0", "--mtu", hi, NULL };
+	struct client_settings o;
+
+	snprintf(lo, sizeof(lo), "%d", PXP_MTU_MIN - 1);
+	snprintf(hi, sizeof(hi), "%d", PXP_MTU_MAX + 1);
+	CHECK_EQ(config_parse_up(ARGC(at_min), at_min, &o), -EINVAL);
+	CHECK_EQ(config_parse_up(ARGC(at_max), at_max, &o), -EINVAL);
+	snprintf(lo, sizeof(lo), "%d", PXP_MTU_MIN);
+	snprintf(hi, sizeof(hi), "%d", PXP_MTU_MAX);
+	CHECK_EQ(config_parse_up(ARGC(at_min), at_min, &o), 0);
+	CHECK_EQ(o.mtu, PXP_MTU_MIN);
+	CHECK_EQ(config_parse_up(ARGC(at_max), at_max, &o), 0);
+	CHECK_EQ(o.mtu, PXP_MTU_MAX);
+	CHECK(pxp_mtu_fits(1492, PXP_MTU_MIN, 1500));
+	CHECK(!pxp_mtu_fits(1493, PXP_MTU_MIN, 1500));
+	CHECK(pxp_mtu_fits(PXP_MTU_MIN_IP, PXP_MTU_MIN_IP, 1500));
+	CHECK(!pxp_mtu_fits(PXP_MTU_MIN_IP - 1, PXP_MTU_MIN_IP, 1500));
 }
 
 TEST(up_rejections)
@@ -302,6 +327,7 @@ int main(void)
 	RUN(keepalive_in_openwrt_order);
 	RUN(up_options_after_iface);
 	RUN(up_defaults);
+	RUN(mtu_range_edges);
 	RUN(up_rejections);
 	RUN(server_pool_skips_local_and_ends);
 	RUN(server_rejections);

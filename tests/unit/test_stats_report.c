@@ -7,7 +7,10 @@
 #include <string.h>
 
 #include "check.h"
+#include "dp_load.h"
+#include "pxp_maps.h"
 #include "stats_report.h"
+#include "status.h"
 
 static struct stats_snapshot a, b;
 
@@ -118,13 +121,13 @@ TEST(rates_per_second)
 	sample(&a, 10000, 1);
 	sample(&b, 12000, 3); /* 2 s later, every counter tripled */
 	stats_queue_rates(&a, &b, 0, &r);
-	CHECK_EQ(r.rx, 100);
-	CHECK_EQ(r.tx, 50);
-	CHECK_EQ(r.decap, 90);
-	CHECK_EQ(r.encap, 50);
+	CHECK_EQ(r.pps.rx, 100);
+	CHECK_EQ(r.pps.tx, 50);
+	CHECK_EQ(r.pps.decap, 90);
+	CHECK_EQ(r.pps.encap, 50);
 	CHECK_EQ(r.drops, 1);
 	stats_queue_rates(&a, &b, 1, &r);
-	CHECK_EQ(r.rx, 10);
+	CHECK_EQ(r.pps.rx, 10);
 	CHECK_EQ(r.drops, 2);
 	stats_netdev_rates(&a, &b, 0, &n);
 	CHECK_EQ(n.rx_pps, 90);
@@ -132,7 +135,7 @@ TEST(rates_per_second)
 	CHECK_EQ(n.tx_bps, 8000);
 	/* A new session: counters went back, no huge bogus rate. */
 	stats_queue_rates(&b, &a, 0, &r);
-	CHECK_EQ(r.rx, 0);
+	CHECK_EQ(r.pps.rx, 0);
 	/* A netdev that is new counts from zero. */
 	strcpy(a.netdev[0].ifname, "pxs9");
 	stats_netdev_rates(&a, &b, 0, &n);
@@ -161,6 +164,71 @@ TEST(views_carry_the_rows)
 	free(text);
 }
 
+/* Occurrences of needle in hay. */
+static int count_of(const char *hay, const char *needle)
+{
+	int n = 0;
+
+	for (const char *p = strstr(hay, needle); p; p = strstr(p + 1, needle))
+		n++;
+	return n;
+}
+
+/* include/pxp_counters.h: every counter has its own key and a report field or none. */
+TEST(every_counter_has_a_key_and_a_field)
+{
+	for (unsigned int i = 0; i < PXP_CNT__MAX; i++) {
+		const char *key = pxp_counter_name(i);
+
+		CHECK(key[0] && strcmp(key, "?"));
+		for (unsigned int j = 0; j < i; j++)
+			CHECK(strcmp(key, pxp_counter_name(j)));
+		CHECK(pxp_dp_counter_field(i) <= PXP_DP_F_none);
+	}
+	CHECK(!strcmp(pxp_counter_name(PXP_CNT__MAX), "?"));
+	CHECK_EQ(pxp_dp_counter_field(PXP_CNT_DROP_NOT_IP), PXP_DP_F_drop_malformed);
+	CHECK_EQ(pxp_dp_counter_field(PXP_CNT_PASS), PXP_DP_F_none);
+}
+
+/* The daemon's status and the stats JSON carry every report field once, with its value. */
+TEST(every_field_once_in_the_json)
+{
+	struct status_writer w;
+	char *text = NULL, key[64];
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+
+	CHECK(f);
+	memset(&a, 0, sizeof(a));
+	a.dp.nr_queues = 1;
+	for (unsigned int i = 0; i < PXP_DP_F__MAX; i++)
+		a.dp.queue[0].field[i] = 1000 + i;
+	status_begin(&w, f, true);
+	stats_dp_status(&w, &a.dp);
+	status_end(&w);
+	fclose(f);
+	CHECK_EQ(count_of(text, "\":"), PXP_DP_F__MAX + 1);
+	CHECK(strstr(text, "\"queues\":1"));
+	for (unsigned int i = 0; i < PXP_DP_F__MAX; i++) {
+		snprintf(key, sizeof(key), "\"%s\":", pxp_dp_field_name(i));
+		CHECK_EQ(count_of(text, key), 1);
+		snprintf(key, sizeof(key), "\"%s\":%u", pxp_dp_field_name(i), 1000 + i);
+		CHECK(strstr(text, key));
+	}
+	free(text);
+	text = NULL;
+	f = open_memstream(&text, &len);
+	CHECK(f);
+	strcpy(a.iface, "wan0");
+	stats_print_counters(&a, f, true);
+	fclose(f);
+	for (unsigned int i = 0; i < PXP_DP_F__MAX; i++) {
+		snprintf(key, sizeof(key), "\"%s\":", pxp_dp_field_name(i));
+		CHECK_EQ(count_of(text, key), 2); /* queue 0 and the total */
+	}
+	free(text);
+}
+
 int main(void)
 {
 	check_prefix = "stats_report";
@@ -169,5 +237,7 @@ int main(void)
 	RUN(too_many_queues_or_netdevs_refused);
 	RUN(rates_per_second);
 	RUN(views_carry_the_rows);
+	RUN(every_counter_has_a_key_and_a_field);
+	RUN(every_field_once_in_the_json);
 	return check_summary();
 }

@@ -13,6 +13,7 @@
 
 #include "mac.h"
 #include "pxp_maps.h"
+#include "pxp_mtu.h"
 #include "run_dir.h"
 
 #define MAX_VLAN_ID 4094
@@ -191,26 +192,28 @@ static int parse_keepalive(const char *s, unsigned int *interval, unsigned int *
 	return 0;
 }
 
+/* What goes before item i of n in "a, b, c or d". */
+static const char *list_separator(unsigned int i, unsigned int n)
+{
+	if (!i)
+		return "";
+	return i + 1 < n ? ", " : " or ";
+}
+
 static int parse_mode(const char *s, enum pxp_dp_mode *mode)
 {
-	static const struct {
-		const char *name;
-		enum pxp_dp_mode mode;
-	} modes[] = {
-		{ "auto", PXP_DP_AUTO },
-		{ "xdp", PXP_DP_XDP },
-		{ "afxdp", PXP_DP_AFXDP },
-		{ "generic", PXP_DP_GENERIC },
-	};
-	size_t i;
+	char why[64] = "must be ";
+	size_t len;
 
-	for (i = 0; i < sizeof(modes) / sizeof(modes[0]); i++) {
-		if (!strcmp(s, modes[i].name)) {
-			*mode = modes[i].mode;
-			return 0;
-		}
+	if (!pxp_dp_mode_parse(s, mode))
+		return 0;
+	/* "must be auto, xdp, afxdp or generic", from the data path's own names */
+	for (unsigned int i = 0; i < PXP_DP__MODES; i++) {
+		len = strlen(why);
+		snprintf(why + len, sizeof(why) - len, "%s%s", list_separator(i, PXP_DP__MODES),
+			 pxp_dp_mode_name(i));
 	}
-	return bad("--mode", s, "must be auto, xdp, afxdp or generic");
+	return bad("--mode", s, why);
 }
 
 static int parse_cpus(const char *s, unsigned int *nr_cpus)
@@ -410,8 +413,11 @@ int config_parse_up(int argc, char **argv, struct client_settings *o)
 					   "expected 1..64 bytes in hex, e.g. 0a1b2c3d");
 			break;
 		case 'm':
-			if (config_parse_uint(optarg, PXP_MIN_MTU, 9000, &o->mtu))
-				return bad("--mtu", optarg, "must be a number from 576 to 9000");
+			if (config_parse_uint(optarg, PXP_MTU_MIN, PXP_MTU_MAX, &o->mtu)) {
+				pxp_err("--mtu '%s': must be a number from %u to %u", optarg,
+					PXP_MTU_MIN, PXP_MTU_MAX);
+				return -EINVAL;
+			}
 			break;
 		case OPT_PADI_ATTEMPTS:
 			if (config_parse_uint(optarg, 1, 100, &o->padi_attempts))

@@ -26,7 +26,6 @@
 #define PXP_KEEPALIVE_INTERVAL_ALONE_S	 5
 #define PXP_DEFAULT_MAXFAIL		 10
 #define PXP_DEFAULT_HOLDOFF_S		 5
-#define PXP_MIN_MTU			 576
 
 struct down_options {
 	char iface[IF_NAMESIZE];

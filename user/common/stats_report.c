@@ -11,6 +11,19 @@
 #include "status.h"
 
 #define STATS_MAGIC "pxp-stats 1"
+/* "queue <index>" and one number per field. */
+#define QUEUE_WORDS (2 + PXP_DP_F__MAX)
+
+/* How the tables show each field of struct pxp_dp_queue_stats. */
+static const struct {
+	const char *column;
+	int width;
+	const char *rate_column; /* NULL: a drop, in the rates' one drops column */
+} columns[PXP_DP_F__MAX] = {
+#define X(field, column, width, rate_column) { column, width, rate_column },
+	PXP_DP_QUEUE_FIELDS(X)
+#undef X
+};
 
 void stats_snapshot_write(const struct stats_snapshot *s, FILE *out)
 {
@@ -19,13 +32,10 @@ void stats_snapshot_write(const struct stats_snapshot *s, FILE *out)
 	fprintf(out, STATS_MAGIC "\niface %s\nrole %s\nstate %s\nmode %s\ntime_ms %" PRIu64 "\n",
 		s->iface, s->role, s->state, s->mode, s->time_ms);
 	for (i = 0; i < s->dp.nr_queues && i < PXP_DP_MAX_QUEUES; i++) {
-		const struct pxp_dp_queue_stats *q = &s->dp.queue[i];
-
-		fprintf(out,
-			"queue %u %" PRIu64 " %" PRIu64 " %" PRIu64 " %" PRIu64 " %" PRIu64
-			" %" PRIu64 " %" PRIu64 " %" PRIu64 " %" PRIu64 "\n",
-			i, q->rx, q->tx, q->decap, q->encap, q->drop_malformed, q->drop_no_session,
-			q->drop_too_big, q->drop_ring_full, q->drop_other);
+		fprintf(out, "queue %u", i);
+		for (unsigned int f = 0; f < PXP_DP_F__MAX; f++)
+			fprintf(out, " %" PRIu64, s->dp.queue[i].field[f]);
+		fputc('\n', out);
 	}
 	for (i = 0; i < s->nr_netdevs && i < STATS_MAX_NETDEVS; i++) {
 		const struct stats_netdev *n = &s->netdev[i];
@@ -77,27 +87,16 @@ static int copy_name(char *dst, size_t cap, const char *src)
 
 static int parse_queue(struct stats_snapshot *s, char **w, int n)
 {
-	struct pxp_dp_queue_stats *q;
-	uint64_t idx, v[9];
-	int i;
+	struct pxp_dp_queue_stats q;
+	uint64_t idx;
 
-	if (n != 11 || parse_u64(w[1], &idx) || idx != s->dp.nr_queues || idx >= PXP_DP_MAX_QUEUES)
+	if (n != QUEUE_WORDS || parse_u64(w[1], &idx) || idx != s->dp.nr_queues ||
+	    idx >= PXP_DP_MAX_QUEUES)
 		return -EBADMSG;
-	for (i = 0; i < 9; i++)
-		if (parse_u64(w[2 + i], &v[i]))
+	for (unsigned int f = 0; f < PXP_DP_F__MAX; f++)
+		if (parse_u64(w[2 + f], &q.field[f]))
 			return -EBADMSG;
-	q = &s->dp.queue[s->dp.nr_queues++];
-	*q = (struct pxp_dp_queue_stats){
-		.rx = v[0],
-		.tx = v[1],
-		.decap = v[2],
-		.encap = v[3],
-		.drop_malformed = v[4],
-		.drop_no_session = v[5],
-		.drop_too_big = v[6],
-		.drop_ring_full = v[7],
-		.drop_other = v[8],
-	};
+	s->dp.queue[s->dp.nr_queues++] = q;
 	return 0;
 }
 
@@ -118,8 +117,8 @@ static int parse_netdev(struct stats_snapshot *s, char **w, int n)
 
 static int parse_line(struct stats_snapshot *s, char *line)
 {
-	char *w[12];
-	int n = split(line, w, 12);
+	char *w[QUEUE_WORDS + 1];
+	int n = split(line, w, QUEUE_WORDS + 1);
 
 	if (n < 2)
 		return -EBADMSG;
@@ -176,28 +175,18 @@ int stats_snapshot_parse(struct stats_snapshot *s, const char *text, size_t len)
 
 static uint64_t queue_drops(const struct pxp_dp_queue_stats *q)
 {
-	return q->drop_malformed + q->drop_no_session + q->drop_too_big + q->drop_ring_full +
-	       q->drop_other;
+	uint64_t sum = 0;
+
+	for (unsigned int f = 0; f < PXP_DP_F__MAX; f++)
+		if (pxp_dp_field_is_drop(f))
+			sum += q->field[f];
+	return sum;
 }
 
-static void queue_total(const struct stats_snapshot *s, struct pxp_dp_queue_stats *t)
+static void json_fields(struct status_writer *w, const struct pxp_dp_queue_stats *q)
 {
-	unsigned int i;
-
-	memset(t, 0, sizeof(*t));
-	for (i = 0; i < s->dp.nr_queues && i < PXP_DP_MAX_QUEUES; i++) {
-		const struct pxp_dp_queue_stats *q = &s->dp.queue[i];
-
-		t->rx += q->rx;
-		t->tx += q->tx;
-		t->decap += q->decap;
-		t->encap += q->encap;
-		t->drop_malformed += q->drop_malformed;
-		t->drop_no_session += q->drop_no_session;
-		t->drop_too_big += q->drop_too_big;
-		t->drop_ring_full += q->drop_ring_full;
-		t->drop_other += q->drop_other;
-	}
+	for (unsigned int f = 0; f < PXP_DP_F__MAX; f++)
+		status_u64(w, pxp_dp_field_name(f), q->field[f]);
 }
 
 static void json_queue(struct status_writer *w, const char *label, unsigned int idx,
@@ -206,16 +195,17 @@ static void json_queue(struct status_writer *w, const char *label, unsigned int 
 	status_object_begin(w, label);
 	if (!label)
 		status_u64(w, "queue", idx);
-	status_u64(w, "rx", q->rx);
-	status_u64(w, "tx", q->tx);
-	status_u64(w, "decap", q->decap);
-	status_u64(w, "encap", q->encap);
-	status_u64(w, "drop_malformed", q->drop_malformed);
-	status_u64(w, "drop_no_session", q->drop_no_session);
-	status_u64(w, "drop_too_big", q->drop_too_big);
-	status_u64(w, "drop_ring_full", q->drop_ring_full);
-	status_u64(w, "drop_other", q->drop_other);
+	json_fields(w, q);
 	status_object_end(w);
+}
+
+void stats_dp_status(struct status_writer *w, const struct pxp_dp_stats *st)
+{
+	struct pxp_dp_queue_stats total;
+
+	pxp_dp_stats_total(st, &total);
+	status_u64(w, "queues", st->nr_queues);
+	json_fields(w, &total);
 }
 
 static void json_header(struct status_writer *w, const struct stats_snapshot *s)
@@ -226,13 +216,20 @@ static void json_header(struct status_writer *w, const struct stats_snapshot *s)
 	status_str(w, "mode", s->mode);
 }
 
+static void text_queue_header(FILE *out)
+{
+	fprintf(out, "%-6s", "queue");
+	for (unsigned int f = 0; f < PXP_DP_F__MAX; f++)
+		fprintf(out, " %*s", columns[f].width, columns[f].column);
+	fputc('\n', out);
+}
+
 static void text_queue_row(FILE *out, const char *label, const struct pxp_dp_queue_stats *q)
 {
-	fprintf(out,
-		"%-6s %12" PRIu64 " %12" PRIu64 " %12" PRIu64 " %12" PRIu64 " %9" PRIu64
-		" %10" PRIu64 " %7" PRIu64 " %9" PRIu64 " %7" PRIu64 "\n",
-		label, q->rx, q->tx, q->decap, q->encap, q->drop_malformed, q->drop_no_session,
-		q->drop_too_big, q->drop_ring_full, q->drop_other);
+	fprintf(out, "%-6s", label);
+	for (unsigned int f = 0; f < PXP_DP_F__MAX; f++)
+		fprintf(out, " %*" PRIu64, columns[f].width, q->field[f]);
+	fputc('\n', out);
 }
 
 void stats_print_counters(const struct stats_snapshot *s, FILE *out, bool json)
@@ -242,7 +239,7 @@ void stats_print_counters(const struct stats_snapshot *s, FILE *out, bool json)
 	unsigned int i;
 	char label[16];
 
-	queue_total(s, &total);
+	pxp_dp_stats_total(&s->dp, &total);
 	if (json) {
 		status_begin(&w, out, true);
 		json_header(&w, s);
@@ -266,8 +263,7 @@ void stats_print_counters(const struct stats_snapshot *s, FILE *out, bool json)
 		return;
 	}
 	fprintf(out, "%s: %s, %s, data path %s\n", s->iface, s->role, s->state, s->mode);
-	fprintf(out, "%-6s %12s %12s %12s %12s %9s %10s %7s %9s %7s\n", "queue", "rx", "tx",
-		"decap", "encap", "malformed", "no_session", "too_big", "ring_full", "other");
+	text_queue_header(out);
 	for (i = 0; i < s->dp.nr_queues; i++) {
 		snprintf(label, sizeof(label), "%u", i);
 		text_queue_row(out, label, &s->dp.queue[i]);
@@ -301,10 +297,8 @@ static uint64_t elapsed_ms(const struct stats_snapshot *prev, const struct stats
 static void queue_rates_of(const struct pxp_dp_queue_stats *a, const struct pxp_dp_queue_stats *b,
 			   uint64_t ms, struct stats_queue_rates *r)
 {
-	r->rx = rate(a->rx, b->rx, ms);
-	r->tx = rate(a->tx, b->tx, ms);
-	r->decap = rate(a->decap, b->decap, ms);
-	r->encap = rate(a->encap, b->encap, ms);
+	for (unsigned int f = 0; f < PXP_DP_F__MAX; f++)
+		r->pps.field[f] = rate(a->field[f], b->field[f], ms);
 	r->drops = rate(queue_drops(a), queue_drops(b), ms);
 }
 
@@ -358,25 +352,40 @@ static const char *si(uint64_t v, char *buf, size_t cap)
 	return buf;
 }
 
+static void text_rate_header(FILE *out)
+{
+	fprintf(out, "%-6s", "queue");
+	for (unsigned int f = 0; f < PXP_DP_F__MAX; f++)
+		if (columns[f].rate_column)
+			fprintf(out, " %10s", columns[f].rate_column);
+	fprintf(out, " %10s\n", "drops");
+}
+
 static void text_rate_row(FILE *out, const char *label, const struct stats_queue_rates *r)
 {
-	char a[16], b[16], c[16], d[16], e[16];
+	char buf[16];
 
-	fprintf(out, "%-6s %10s %10s %10s %10s %10s\n", label, si(r->rx, a, sizeof(a)),
-		si(r->tx, b, sizeof(b)), si(r->decap, c, sizeof(c)), si(r->encap, d, sizeof(d)),
-		si(r->drops, e, sizeof(e)));
+	fprintf(out, "%-6s", label);
+	for (unsigned int f = 0; f < PXP_DP_F__MAX; f++)
+		if (columns[f].rate_column)
+			fprintf(out, " %10s", si(r->pps.field[f], buf, sizeof(buf)));
+	fprintf(out, " %10s\n", si(r->drops, buf, sizeof(buf)));
 }
 
 static void json_rates(struct status_writer *w, const char *label, unsigned int idx,
 		       const struct stats_queue_rates *r)
 {
+	char key[32];
+
 	status_object_begin(w, label);
 	if (!label)
 		status_u64(w, "queue", idx);
-	status_u64(w, "rx_pps", r->rx);
-	status_u64(w, "tx_pps", r->tx);
-	status_u64(w, "decap_pps", r->decap);
-	status_u64(w, "encap_pps", r->encap);
+	for (unsigned int f = 0; f < PXP_DP_F__MAX; f++) {
+		if (!columns[f].rate_column)
+			continue;
+		snprintf(key, sizeof(key), "%s_pps", pxp_dp_field_name(f));
+		status_u64(w, key, r->pps.field[f]);
+	}
 	status_u64(w, "drop_pps", r->drops);
 	status_object_end(w);
 }
@@ -392,8 +401,8 @@ void stats_print_rates(const struct stats_snapshot *prev, const struct stats_sna
 	char label[16], a[16], b[16], c[16], d[16];
 	unsigned int i;
 
-	queue_total(prev, &ta);
-	queue_total(cur, &tb);
+	pxp_dp_stats_total(&prev->dp, &ta);
+	pxp_dp_stats_total(&cur->dp, &tb);
 	queue_rates_of(&ta, &tb, ms, &total);
 	if (json) {
 		status_begin(&w, out, true);
@@ -424,8 +433,7 @@ void stats_print_rates(const struct stats_snapshot *prev, const struct stats_sna
 	}
 	fprintf(out, "%s: %s, %s, data path %s; per second over the last %.1f s\n", cur->iface,
 		cur->role, cur->state, cur->mode, (double)ms / 1000.0);
-	fprintf(out, "%-6s %10s %10s %10s %10s %10s\n", "queue", "rx pkt", "tx pkt", "decap",
-		"encap", "drops");
+	text_rate_header(out);
 	for (i = 0; i < cur->dp.nr_queues; i++) {
 		stats_queue_rates(prev, cur, i, &r);
 		snprintf(label, sizeof(label), "%u", i);

@@ -49,9 +49,14 @@ int stats_snapshot_parse(struct stats_snapshot *s, const char *text, size_t len)
 /* Counters as they stand: one row per queue, a total row, one row per netdev. */
 void stats_print_counters(const struct stats_snapshot *s, FILE *out, bool json);
 
+struct status_writer;
+/* The daemon's status: the number of queues and each field summed over them. */
+void stats_dp_status(struct status_writer *w, const struct pxp_dp_stats *st);
+
 /* Per-second rates from prev to cur (packets/s; bits/s for the netdevs, whose bytes we know). */
 struct stats_queue_rates {
-	uint64_t rx, tx, decap, encap, drops;
+	struct pxp_dp_queue_stats pps; /* every field, per second */
+	uint64_t drops;		       /* all drop fields together */
 };
 
 struct stats_netdev_rates {

@@ -21,13 +21,13 @@
 #include "log.h"
 #include "pppoe_wire.h"
 #include "pxp_maps.h"
+#include "pxp_mtu.h"
 #include "session_netdev.h"
 
 /* The engine's sockets: WAN queue q at key q, hidden-peer queue q at key PEER_XSK_BASE + q. */
-#define WAN_XSK_BASE   0
-#define PEER_XSK_BASE  PXP_MAX_RX_QUEUES
+#define WAN_XSK_BASE  0
+#define PEER_XSK_BASE PXP_MAX_RX_QUEUES
 /* IPv4's minimum MTU (RFC 791); it also keeps mtu - 60 (the IPv6 MSS clamp) positive. */
-#define PXP_DP_MIN_MTU 68
 
 struct dp_session {
 	struct pxp_netdev nd;
@@ -49,7 +49,8 @@ struct pxp_dp {
 	struct engine *engine;
 };
 
-static const char *const mode_names[] = {
+/* The modes' names, once: status, logs and --mode all use these. */
+static const char *const mode_names[PXP_DP__MODES] = {
 	[PXP_DP_AUTO] = "auto",
 	[PXP_DP_XDP] = "xdp",
 	[PXP_DP_AFXDP] = "afxdp",
@@ -58,14 +59,14 @@ static const char *const mode_names[] = {
 
 const char *pxp_dp_mode_name(enum pxp_dp_mode mode)
 {
-	if ((unsigned int)mode >= sizeof(mode_names) / sizeof(mode_names[0]))
+	if ((unsigned int)mode >= PXP_DP__MODES)
 		return "unknown";
 	return mode_names[mode];
 }
 
 int pxp_dp_mode_parse(const char *name, enum pxp_dp_mode *mode)
 {
-	for (unsigned int i = 0; i < sizeof(mode_names) / sizeof(mode_names[0]); i++) {
+	for (unsigned int i = 0; i < PXP_DP__MODES; i++) {
 		if (!strcmp(name, mode_names[i])) {
 			*mode = (enum pxp_dp_mode)i;
 			return 0;
@@ -369,17 +370,24 @@ static unsigned int session_queues(const struct pxp_dp *dp)
 	return dp->wan.nr_rx_queues < PXP_MAX_RX_QUEUES ? dp->wan.nr_rx_queues : PXP_MAX_RX_QUEUES;
 }
 
+static int check_session_mtu(const struct pxp_dp *dp, unsigned int mtu)
+{
+	if (pxp_mtu_fits(mtu, PXP_MTU_MIN_IP, dp->wan.mtu))
+		return 0;
+	pxp_err("session mtu %u is outside %u..%u (the WAN MTU %u minus 8)", mtu, PXP_MTU_MIN_IP,
+		dp->wan.mtu - PPPOE_SESSION_OVERHEAD, dp->wan.mtu);
+	return -EINVAL;
+}
+
 int pxp_dp_session_add(struct pxp_dp *dp, const struct pxp_dp_session *s, int *ifindex)
 {
 	struct dp_session *grown, *ds;
 	__u32 peer_key;
 	int err;
 
-	if (s->mtu < PXP_DP_MIN_MTU || s->mtu + PPPOE_SESSION_OVERHEAD > (int)dp->wan.mtu) {
-		pxp_err("session mtu %u is outside %u..%u (the WAN MTU %u minus 8)", s->mtu,
-			PXP_DP_MIN_MTU, dp->wan.mtu - PPPOE_SESSION_OVERHEAD, dp->wan.mtu);
-		return -EINVAL;
-	}
+	err = check_session_mtu(dp, s->mtu);
+	if (err)
+		return err;
 	if (find_session(dp, s->session_id))
 		return -EEXIST;
 	for (unsigned int i = 0; i < dp->nr_sessions; i++) {
@@ -466,11 +474,9 @@ int pxp_dp_session_set_mtu(struct pxp_dp *dp, uint16_t session_id, uint16_t mtu)
 
 	if (!ds)
 		return -ENOENT;
-	if (mtu < PXP_DP_MIN_MTU || mtu + PPPOE_SESSION_OVERHEAD > (int)dp->wan.mtu) {
-		pxp_err("session mtu %u is outside %u..%u (the WAN MTU %u minus 8)", mtu,
-			PXP_DP_MIN_MTU, dp->wan.mtu - PPPOE_SESSION_OVERHEAD, dp->wan.mtu);
-		return -EINVAL;
-	}
+	err = check_session_mtu(dp, mtu);
+	if (err)
+		return err;
 	err = pxp_netdev_set_mtu(&ds->nd, mtu);
 	if (err)
 		return err;
@@ -523,17 +529,15 @@ void pxp_dp_detach(struct pxp_dp *dp)
 	free(dp);
 }
 
+/* The programs' counters of one queue into its report, by the field each counter adds into. */
 static void add_queue_stats(struct pxp_dp_queue_stats *q, const __u64 *c)
 {
-	q->rx += c[PXP_CNT_RX];
-	q->tx += c[PXP_CNT_TX];
-	q->decap += c[PXP_CNT_DECAP];
-	q->encap += c[PXP_CNT_ENCAP];
-	q->drop_malformed += c[PXP_CNT_DROP_TRUNCATED] + c[PXP_CNT_DROP_BAD_LENGTH] +
-			     c[PXP_CNT_DROP_NOT_IP] + c[PXP_CNT_DROP_VLAN];
-	q->drop_no_session += c[PXP_CNT_DROP_NO_SESSION];
-	q->drop_too_big += c[PXP_CNT_DROP_TOO_BIG];
-	q->drop_other += c[PXP_CNT_DROP_ADJUST];
+	for (unsigned int i = 0; i < PXP_CNT__MAX; i++) {
+		enum pxp_dp_field f = pxp_dp_counter_field(i);
+
+		if (f != PXP_DP_F_none)
+			q->field[f] += c[i];
+	}
 }
 
 int pxp_dp_get_stats(struct pxp_dp *dp, struct pxp_dp_stats *st)
@@ -566,11 +570,9 @@ int pxp_dp_get_stats(struct pxp_dp *dp, struct pxp_dp_stats *st)
 		for (unsigned int q = 0; q < eng.nr_queues && q < PXP_DP_MAX_QUEUES; q++) {
 			st->queue[q].decap = eng.queue[q].decap;
 			st->queue[q].encap = eng.queue[q].encap;
-			st->queue[q].drop_malformed += eng.queue[q].drop_malformed;
-			st->queue[q].drop_no_session += eng.queue[q].drop_no_session;
-			st->queue[q].drop_too_big += eng.queue[q].drop_too_big;
-			st->queue[q].drop_ring_full += eng.queue[q].drop_ring_full;
-			st->queue[q].drop_other += eng.queue[q].drop_other;
+			for (unsigned int f = 0; f < PXP_DP_F__MAX; f++)
+				if (pxp_dp_field_is_drop(f))
+					st->queue[q].field[f] += eng.queue[q].field[f];
 		}
 		if (eng.nr_queues > st->nr_queues)
 			st->nr_queues = eng.nr_queues;

@@ -189,24 +189,12 @@ int pxp_dp_counters_fd_of_wan(int ifindex)
 }
 
 static const char *const counter_names[PXP_CNT__MAX] = {
-	[PXP_CNT_RX] = "rx",
-	[PXP_CNT_TX] = "tx",
-	[PXP_CNT_DECAP] = "decap",
-	[PXP_CNT_ENCAP] = "encap",
-	[PXP_CNT_PASS] = "pass",
-	[PXP_CNT_TO_XSK] = "to_xsk",
-	[PXP_CNT_MSS_CLAMPED] = "mss_clamped",
-	[PXP_CNT_DROP_TRUNCATED] = "drop_truncated",
-	[PXP_CNT_DROP_BAD_LENGTH] = "drop_bad_length",
-	[PXP_CNT_DROP_NO_SESSION] = "drop_no_session",
-	[PXP_CNT_DROP_TOO_BIG] = "drop_too_big",
-	[PXP_CNT_DROP_NOT_IP] = "drop_not_ip",
-	[PXP_CNT_DROP_ADJUST] = "drop_adjust",
-	[PXP_CNT_DROP_VLAN] = "drop_vlan",
-	[PXP_CNT_CPU_FALLBACK] = "cpu_fallback",
+#define X(id, key, field, description) [PXP_CNT_##id] = key,
+	PXP_COUNTERS(X)
+#undef X
 };
 
 const char *pxp_counter_name(unsigned int counter)
 {
-	return counter < PXP_CNT__MAX && counter_names[counter] ? counter_names[counter] : "?";
+	return counter < PXP_CNT__MAX ? counter_names[counter] : "?";
 }

@@ -24,9 +24,11 @@
 #include "mac.h"
 #include "netlink.h"
 #include "ppp.h"
+#include "pxp_mtu.h"
 #include "random.h"
 #include "run_dir.h"
 #include "session_shell.h"
+#include "stats_report.h"
 #include "status.h"
 
 enum client_phase {
@@ -684,31 +686,8 @@ static void write_status(struct session_shell *sh, FILE *out, bool json)
 	status_str(&w, "mode", c->sh.dp ? pxp_dp_mode_name(pxp_dp_mode(c->sh.dp)) : NULL);
 	status_bool(&w, "attached", c->sh.dp != NULL);
 	status_u64(&w, "umem_bytes", c->sh.dp ? pxp_dp_umem_bytes(c->sh.dp) : 0);
-	if (c->sh.dp && !pxp_dp_get_stats(c->sh.dp, &ds)) {
-		struct pxp_dp_queue_stats sum = { 0 };
-
-		for (i = 0; i < ds.nr_queues && i < PXP_DP_MAX_QUEUES; i++) {
-			sum.rx += ds.queue[i].rx;
-			sum.tx += ds.queue[i].tx;
-			sum.decap += ds.queue[i].decap;
-			sum.encap += ds.queue[i].encap;
-			sum.drop_malformed += ds.queue[i].drop_malformed;
-			sum.drop_no_session += ds.queue[i].drop_no_session;
-			sum.drop_too_big += ds.queue[i].drop_too_big;
-			sum.drop_ring_full += ds.queue[i].drop_ring_full;
-			sum.drop_other += ds.queue[i].drop_other;
-		}
-		status_u64(&w, "queues", ds.nr_queues);
-		status_u64(&w, "rx", sum.rx);
-		status_u64(&w, "tx", sum.tx);
-		status_u64(&w, "decap", sum.decap);
-		status_u64(&w, "encap", sum.encap);
-		status_u64(&w, "drop_malformed", sum.drop_malformed);
-		status_u64(&w, "drop_no_session", sum.drop_no_session);
-		status_u64(&w, "drop_too_big", sum.drop_too_big);
-		status_u64(&w, "drop_ring_full", sum.drop_ring_full);
-		status_u64(&w, "drop_other", sum.drop_other);
-	}
+	if (c->sh.dp && !pxp_dp_get_stats(c->sh.dp, &ds))
+		stats_dp_status(&w, &ds);
 	status_object_end(&w);
 	status_object_begin(&w, "discovery");
 	status_str(&w, "state", disc_client_state_name(disc_client_state(&c->disc)));
@@ -807,7 +786,8 @@ static int setup(struct client *c)
 	code = shell_open(&c->sh, &client_role, o->iface, 1, o->common.vlan_id, o->vlan_pcp);
 	if (code != PXP_EXIT_OK)
 		return code;
-	if (o->mtu && o->mtu + PPPOE_SESSION_OVERHEAD > c->sh.disc_sock.mtu) {
+	/* The lower bound is the CLI's (--mtu); here only the WAN bounds it. */
+	if (o->mtu && !pxp_mtu_fits(o->mtu, 0, c->sh.disc_sock.mtu)) {
 		pxp_err("--mtu %u exceeds the MTU of %s (%u) minus 8", o->mtu, o->iface,
 			c->sh.disc_sock.mtu);
 		return PXP_EXIT_OPTION;

@@ -150,25 +150,22 @@ struct engine {
 #define STAT_ADD(q, field, n) \
 	__atomic_store_n(&(q)->stats.field, (q)->stats.field + (n), __ATOMIC_RELAXED)
 
-static void count_drop(struct engine_queue *q, enum pxp_counter reason)
+/* A drop by the transforms, into the report field its reason adds into (else "other"). */
+/* A drop under reason r, in the report field the counter table names (drop_other if none). */
+static void count_drop(struct engine_queue *q, enum pxp_counter r)
 {
-	switch (reason) {
-	case PXP_CNT_DROP_TRUNCATED:
-	case PXP_CNT_DROP_BAD_LENGTH:
-	case PXP_CNT_DROP_NOT_IP:
-	case PXP_CNT_DROP_VLAN:
-		STAT_ADD(q, drop_malformed, 1);
-		break;
-	case PXP_CNT_DROP_NO_SESSION:
-		STAT_ADD(q, drop_no_session, 1);
-		break;
-	case PXP_CNT_DROP_TOO_BIG:
-		STAT_ADD(q, drop_too_big, 1);
-		break;
-	default:
-		STAT_ADD(q, drop_other, 1);
-		break;
-	}
+	enum pxp_dp_field f = pxp_dp_counter_field(r);
+
+	STAT_ADD(q, field[f == PXP_DP_F_none ? PXP_DP_F_drop_other : f], 1);
+}
+
+/* A frame moved on under counter c (decap, encap), in the field the counter table names. */
+static void count_forward(struct engine_queue *q, enum pxp_counter c)
+{
+	enum pxp_dp_field f = pxp_dp_counter_field(c);
+
+	if (f != PXP_DP_F_none)
+		STAT_ADD(q, field[f], 1);
 }
 
 static void recycle(struct engine_queue *q, uint64_t addr)
@@ -205,13 +202,6 @@ static void flush_batch(struct engine_queue *q, struct engine_port *to)
 }
 
 /* A frame a stage sent on: counted under the transform it went through. */
-static void count_forward(struct engine_queue *q, enum pxp_counter done)
-{
-	if (done == PXP_CNT_DECAP)
-		STAT_ADD(q, decap, 1);
-	else if (done == PXP_CNT_ENCAP)
-		STAT_ADD(q, encap, 1);
-}
 
 /* The single exit of a frame received on port rx_port: act on its verdict and account it. */
 static void deliver(struct engine_queue *q, unsigned int rx_port, const struct engine_frame *f,
@@ -861,15 +851,8 @@ int engine_get_stats(const struct engine *e, struct pxp_dp_stats *st)
 		const struct pxp_dp_queue_stats *src = &q->stats;
 		struct pxp_dp_queue_stats *dst = &st->queue[i];
 
-		dst->rx = __atomic_load_n(&src->rx, __ATOMIC_RELAXED);
-		dst->tx = __atomic_load_n(&src->tx, __ATOMIC_RELAXED);
-		dst->decap = __atomic_load_n(&src->decap, __ATOMIC_RELAXED);
-		dst->encap = __atomic_load_n(&src->encap, __ATOMIC_RELAXED);
-		dst->drop_malformed = __atomic_load_n(&src->drop_malformed, __ATOMIC_RELAXED);
-		dst->drop_no_session = __atomic_load_n(&src->drop_no_session, __ATOMIC_RELAXED);
-		dst->drop_too_big = __atomic_load_n(&src->drop_too_big, __ATOMIC_RELAXED);
-		dst->drop_ring_full = __atomic_load_n(&src->drop_ring_full, __ATOMIC_RELAXED);
-		dst->drop_other = __atomic_load_n(&src->drop_other, __ATOMIC_RELAXED);
+		for (unsigned int f = 0; f < PXP_DP_F__MAX; f++)
+			dst->field[f] = __atomic_load_n(&src->field[f], __ATOMIC_RELAXED);
 		for (unsigned int p = 0; p < q->nr_ports; p++)
 			add_socket_drops(q->ports[p].xsk, dst);
 	}
