@@ -46,7 +46,7 @@ static int set_state(const struct xdp_case *c)
 	struct pxp_session_key key = { .session_id = htons(TEST_SID) };
 	uint32_t zero = 0, ifindex = EGRESS_TEST_IFINDEX;
 
-	memcpy(key.peer_mac, peer_mac, 6);
+	memcpy(key.peer_mac, PEER_MAC, 6);
 	if (c->no_cpu_entry)
 		bpf_map_delete_elem(pxp_dp_fd_cpus(&progs), &zero);
 	else if (bpf_map_update_elem(pxp_dp_fd_cpus(&progs), &zero, &cpu_val, BPF_ANY))

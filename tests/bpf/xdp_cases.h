@@ -18,23 +18,16 @@
 #include <linux/bpf.h>
 
 #include "pppoe_wire.h"
+#include "../lib/test_session.h"
 #include "pxp_maps.h"
 
 #define FRAME_MAX	    2048
-#define TEST_MTU	    1492
-#define TEST_SID	    0x1234
-#define WAN_IFINDEX	    7
-#define PEER_IFINDEX	    9
 /* BPF_PROG_TEST_RUN needs a real device for ingress_ifindex: loopback. */
 #define EGRESS_TEST_IFINDEX 1
 #define XSK_REDIRECT_FLAG   0x80000000u
 #define WAN_XSK_BASE	    0
 #define PEER_XSK_BASE	    64
 
-static const uint8_t peer_mac[6] = { 0x02, 0xac, 0, 0, 0, 0x01 };
-static const uint8_t wan_mac[6] = { 0x02, 0xcc, 0, 0, 0, 0x01 };
-static const uint8_t netdev_mac[6] = { 0x02, 0x0d, 0, 0, 0, 0x01 };
-static const uint8_t peer_netdev_mac[6] = { 0x02, 0x0d, 0, 0, 0, 0x02 };
 static const uint8_t other_mac[6] = { 0x02, 0xee, 0, 0, 0, 0x09 };
 
 /*
@@ -72,20 +65,7 @@ struct xdp_case {
 /* The session record both the programs (through their maps) and the engine are given. */
 static struct pxp_session case_session(const struct xdp_case *c)
 {
-	struct pxp_session s = {
-		.session_id = htons(TEST_SID),
-		.mtu = TEST_MTU,
-		.wan_ifindex = WAN_IFINDEX,
-		.peer_ifindex = PEER_IFINDEX,
-		.vlan_tci = c->vlan_tci,
-		.flags = PXP_SESSION_F_MSS_CLAMP,
-	};
-
-	memcpy(s.peer_mac, peer_mac, 6);
-	memcpy(s.wan_mac, wan_mac, 6);
-	memcpy(s.netdev_mac, netdev_mac, 6);
-	memcpy(s.peer_netdev_mac, peer_netdev_mac, 6);
-	return s;
+	return test_session(c->vlan_tci);
 }
 
 /* ---- frame builders ------------------------------------------------------------------ */
@@ -247,9 +227,9 @@ static void wan_frame(struct frame *f, bool v6, const struct l4_spec *s, uint16_
 	size_t hdr, ip_len;
 
 	if (vlan_tci)
-		put_vlan(f, wan_mac, src, vlan_tci, PXP_ETH_P_PPP_SES);
+		put_vlan(f, WAN_MAC, src, vlan_tci, PXP_ETH_P_PPP_SES);
 	else
-		put_eth(f, wan_mac, src, PXP_ETH_P_PPP_SES);
+		put_eth(f, WAN_MAC, src, PXP_ETH_P_PPP_SES);
 	hdr = f->len;
 	put_pppoe(f, sid, 0, ppp_of(v6));
 	ip_len = put_ip(f, v6, s);
@@ -260,14 +240,14 @@ static void wan_frame(struct frame *f, bool v6, const struct l4_spec *s, uint16_
 /* The same IP packet as it must come out towards pxp0. */
 static void decap_frame(struct frame *f, bool v6, const struct l4_spec *s)
 {
-	put_eth(f, netdev_mac, peer_netdev_mac, eth_of(v6));
+	put_eth(f, NETDEV_MAC, PEER_NETDEV_MAC, eth_of(v6));
 	put_ip(f, v6, s);
 }
 
 /* An IP packet as the stack sends it out of pxp0. */
 static void stack_frame(struct frame *f, bool v6, const struct l4_spec *s)
 {
-	put_eth(f, peer_netdev_mac, netdev_mac, eth_of(v6));
+	put_eth(f, PEER_NETDEV_MAC, NETDEV_MAC, eth_of(v6));
 	put_ip(f, v6, s);
 }
 
@@ -317,7 +297,7 @@ static void add_decap(const char *name, bool v6, struct l4_spec in_spec, struct 
 {
 	struct xdp_case *c = add(name, PROG_WAN, XDP_REDIRECT, counter);
 
-	wan_frame(&c->in, v6, &in_spec, TEST_SID, peer_mac, 0);
+	wan_frame(&c->in, v6, &in_spec, TEST_SID, PEER_MAC, 0);
 	decap_frame(&c->out, v6, &out_spec);
 }
 
@@ -327,10 +307,10 @@ static void add_encap(const char *name, bool v6, struct l4_spec in_spec, struct 
 	struct xdp_case *c = add(name, PROG_SESSION, XDP_REDIRECT, counter);
 
 	stack_frame(&c->in, v6, &in_spec);
-	wan_frame(&c->out, v6, &out_spec, TEST_SID, peer_mac, 0);
+	wan_frame(&c->out, v6, &out_spec, TEST_SID, PEER_MAC, 0);
 	/* wan_frame builds frames towards us: the encapsulated one goes the other way. */
-	memcpy(c->out.b, peer_mac, 6);
-	memcpy(c->out.b + 6, wan_mac, 6);
+	memcpy(c->out.b, PEER_MAC, 6);
+	memcpy(c->out.b + 6, WAN_MAC, 6);
 }
 
 /* A case whose output must equal its input (passed untouched). */
@@ -365,26 +345,26 @@ static void build_table(void)
 		  (struct l4_spec)TCP(TCP_SYN, opt_mss1432), PXP_CNT_DECAP);
 
 	c = add("wan_ethernet_padding_trimmed", PROG_WAN, XDP_REDIRECT, PXP_CNT_DECAP);
-	wan_frame(&c->in, false, &(struct l4_spec)UDP(2), TEST_SID, peer_mac, 0);
+	wan_frame(&c->in, false, &(struct l4_spec)UDP(2), TEST_SID, PEER_MAC, 0);
 	memset(c->in.b + c->in.len, 0, 60 - c->in.len);
 	c->in.len = 60;
 	decap_frame(&c->out, false, &(struct l4_spec)UDP(2));
 
 	c = add("wan_vlan_decap", PROG_WAN, XDP_REDIRECT, PXP_CNT_DECAP);
 	c->vlan_tci = (5 << 13) | 100;
-	wan_frame(&c->in, false, &udp, TEST_SID, peer_mac, (3 << 13) | 100);
+	wan_frame(&c->in, false, &udp, TEST_SID, PEER_MAC, (3 << 13) | 100);
 	decap_frame(&c->out, false, &udp);
 
 	c = add_pass("wan_vlan_other_vid_passed", PROG_WAN, PXP_CNT_PASS);
 	c->vlan_tci = 100;
-	wan_frame(&c->in, false, &udp, TEST_SID, peer_mac, 200);
+	wan_frame(&c->in, false, &udp, TEST_SID, PEER_MAC, 200);
 
 	c = add_pass("wan_untagged_on_vlan_wan_passed", PROG_WAN, PXP_CNT_PASS);
 	c->vlan_tci = 100;
-	wan_frame(&c->in, false, &udp, TEST_SID, peer_mac, 0);
+	wan_frame(&c->in, false, &udp, TEST_SID, PEER_MAC, 0);
 
 	c = add_pass("wan_tagged_on_untagged_wan_passed", PROG_WAN, PXP_CNT_PASS);
-	wan_frame(&c->in, false, &udp, TEST_SID, peer_mac, 100);
+	wan_frame(&c->in, false, &udp, TEST_SID, PEER_MAC, 100);
 
 	/*
 	 * Not our session: the program finds no record and leaves the frame to the control
@@ -393,56 +373,56 @@ static void build_table(void)
 	 */
 	c = add_pass("wan_wrong_session_passed", PROG_WAN, PXP_CNT_PASS);
 	c->engine_drop = PXP_CNT_DROP_NO_SESSION;
-	wan_frame(&c->in, false, &udp, TEST_SID + 1, peer_mac, 0);
+	wan_frame(&c->in, false, &udp, TEST_SID + 1, PEER_MAC, 0);
 
 	c = add_pass("wan_wrong_mac_passed", PROG_WAN, PXP_CNT_PASS);
 	c->engine_drop = PXP_CNT_DROP_NO_SESSION;
 	wan_frame(&c->in, false, &udp, TEST_SID, other_mac, 0);
 
 	c = add_pass("wan_discovery_passed", PROG_WAN, PXP_CNT_PASS);
-	put_eth(&c->in, wan_mac, peer_mac, PXP_ETH_P_PPP_DISC);
+	put_eth(&c->in, WAN_MAC, PEER_MAC, PXP_ETH_P_PPP_DISC);
 	put(&c->in, (uint8_t[]){ PPPOE_VER_TYPE, PPPOE_CODE_PADO, 0, 0, 0, 4, 0x01, 0x01, 0, 0 },
 	    10);
 
 	c = add_pass("wan_lcp_passed", PROG_WAN, PXP_CNT_PASS);
-	put_eth(&c->in, wan_mac, peer_mac, PXP_ETH_P_PPP_SES);
+	put_eth(&c->in, WAN_MAC, PEER_MAC, PXP_ETH_P_PPP_SES);
 	put_pppoe(&c->in, TEST_SID, 6, PPP_PROTO_LCP);
 	put(&c->in, (uint8_t[]){ 9, 1, 0, 4 }, 4); /* echo request header */
 
 	c = add_pass("wan_ipv4_ethertype_passed", PROG_WAN, PXP_CNT_PASS);
-	put_eth(&c->in, wan_mac, peer_mac, PXP_ETH_P_IP);
+	put_eth(&c->in, WAN_MAC, PEER_MAC, PXP_ETH_P_IP);
 	put_ipv4(&c->in, &udp);
 
 	c = add("wan_truncated_pppoe_dropped", PROG_WAN, XDP_DROP, PXP_CNT_DROP_TRUNCATED);
-	put_eth(&c->in, wan_mac, peer_mac, PXP_ETH_P_PPP_SES);
+	put_eth(&c->in, WAN_MAC, PEER_MAC, PXP_ETH_P_PPP_SES);
 	put(&c->in, (uint8_t[]){ PPPOE_VER_TYPE, 0, 0x12, 0x34, 0 }, 5);
 
 	c = add("wan_truncated_ipv4_dropped", PROG_WAN, XDP_DROP, PXP_CNT_DROP_TRUNCATED);
-	put_eth(&c->in, wan_mac, peer_mac, PXP_ETH_P_PPP_SES);
+	put_eth(&c->in, WAN_MAC, PEER_MAC, PXP_ETH_P_PPP_SES);
 	put_pppoe(&c->in, TEST_SID, 2 + 19, PPP_PROTO_IPV4);
 	put(&c->in, (uint8_t[19]){ 0x45 }, 19);
 
 	c = add("wan_truncated_ipv6_dropped", PROG_WAN, XDP_DROP, PXP_CNT_DROP_TRUNCATED);
-	put_eth(&c->in, wan_mac, peer_mac, PXP_ETH_P_PPP_SES);
+	put_eth(&c->in, WAN_MAC, PEER_MAC, PXP_ETH_P_PPP_SES);
 	put_pppoe(&c->in, TEST_SID, 2 + 39, PPP_PROTO_IPV6);
 	put(&c->in, (uint8_t[39]){ 0x60 }, 39);
 
 	c = add("wan_lying_pppoe_length_dropped", PROG_WAN, XDP_DROP, PXP_CNT_DROP_BAD_LENGTH);
-	wan_frame(&c->in, false, &udp, TEST_SID, peer_mac, 0);
+	wan_frame(&c->in, false, &udp, TEST_SID, PEER_MAC, 0);
 	c->in.b[18] = 0x05; /* length 0x05xx: far beyond the frame */
 
 	c = add("wan_pppoe_length_below_ppp_dropped", PROG_WAN, XDP_DROP, PXP_CNT_DROP_BAD_LENGTH);
-	wan_frame(&c->in, false, &udp, TEST_SID, peer_mac, 0);
+	wan_frame(&c->in, false, &udp, TEST_SID, PEER_MAC, 0);
 	c->in.b[18] = 0, c->in.b[19] = 1;
 
 	c = add("wan_oversize_dropped", PROG_WAN, XDP_DROP, PXP_CNT_DROP_TOO_BIG);
-	wan_frame(&c->in, false, &(struct l4_spec)UDP(TEST_MTU + 1 - 28), TEST_SID, peer_mac, 0);
+	wan_frame(&c->in, false, &(struct l4_spec)UDP(TEST_MTU + 1 - 28), TEST_SID, PEER_MAC, 0);
 
 	c = add_pass("wan_afxdp_no_socket_passed", PROG_WAN, PXP_CNT_TO_XSK);
 	c->afxdp = true;
 	c->xdp_only = "steering to the engine's socket";
 	c->redirect = XSK_REDIRECT_FLAG | WAN_XSK_BASE;
-	wan_frame(&c->in, false, &udp, TEST_SID, peer_mac, 0);
+	wan_frame(&c->in, false, &udp, TEST_SID, PEER_MAC, 0);
 
 	add_encap("session_ipv4_encap", false, udp, udp, PXP_CNT_ENCAP);
 	add_encap("session_ipv6_encap", true, udp, udp, PXP_CNT_ENCAP);
@@ -459,7 +439,7 @@ static void build_table(void)
 	c = add("session_vlan_encap_with_pcp", PROG_SESSION, XDP_REDIRECT, PXP_CNT_ENCAP);
 	c->vlan_tci = (5 << 13) | 100;
 	stack_frame(&c->in, false, &udp);
-	put_vlan(&c->out, peer_mac, wan_mac, (5 << 13) | 100, PXP_ETH_P_PPP_SES);
+	put_vlan(&c->out, PEER_MAC, WAN_MAC, (5 << 13) | 100, PXP_ETH_P_PPP_SES);
 	put_pppoe(&c->out, TEST_SID, (uint16_t)(c->in.len - 14 + 2), PPP_PROTO_IPV4);
 	put_ipv4(&c->out, &udp);
 
@@ -467,15 +447,15 @@ static void build_table(void)
 	stack_frame(&c->in, false, &(struct l4_spec)UDP(TEST_MTU + 1 - 28));
 
 	c = add("session_not_ip_dropped", PROG_SESSION, XDP_DROP, PXP_CNT_DROP_NOT_IP);
-	put_eth(&c->in, peer_netdev_mac, netdev_mac, 0x0806);
+	put_eth(&c->in, PEER_NETDEV_MAC, NETDEV_MAC, 0x0806);
 	put(&c->in, (uint8_t[28]){ 0, 1, 8, 0, 6, 4, 0, 1 }, 28);
 
 	c = add("session_truncated_ip_dropped", PROG_SESSION, XDP_DROP, PXP_CNT_DROP_TRUNCATED);
-	put_eth(&c->in, peer_netdev_mac, netdev_mac, PXP_ETH_P_IP);
+	put_eth(&c->in, PEER_NETDEV_MAC, NETDEV_MAC, PXP_ETH_P_IP);
 	put(&c->in, (uint8_t[10]){ 0x45 }, 10);
 
 	c = add("session_truncated_ipv6_dropped", PROG_SESSION, XDP_DROP, PXP_CNT_DROP_TRUNCATED);
-	put_eth(&c->in, peer_netdev_mac, netdev_mac, PXP_ETH_P_IPV6);
+	put_eth(&c->in, PEER_NETDEV_MAC, NETDEV_MAC, PXP_ETH_P_IPV6);
 	put(&c->in, (uint8_t[39]){ 0x60 }, 39);
 
 	c = add("session_lying_ip_length_dropped", PROG_SESSION, XDP_DROP, PXP_CNT_DROP_BAD_LENGTH);
@@ -501,7 +481,7 @@ static void build_table(void)
 	c->nr_cpus = 1;
 	c->xdp_only = "cpumap hand-over";
 	c->redirect = CPU_REDIRECT_FLAG | 0;
-	wan_frame(&c->in, false, &udp, TEST_SID, peer_mac, 0);
+	wan_frame(&c->in, false, &udp, TEST_SID, PEER_MAC, 0);
 	put(&c->out, &meta, sizeof(meta));
 	decap_frame(&c->out, false, &udp);
 
@@ -510,7 +490,7 @@ static void build_table(void)
 	c->nr_cpus = 1;
 	c->xdp_only = "cpumap hand-over";
 	c->no_cpu_entry = true;
-	wan_frame(&c->in, true, &udp, TEST_SID, peer_mac, 0);
+	wan_frame(&c->in, true, &udp, TEST_SID, PEER_MAC, 0);
 	put(&c->out, &meta, sizeof(meta));
 	decap_frame(&c->out, true, &udp);
 }

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * Frames for the AF_XDP engine's tests, laid out as in a UMEM frame: HEADROOM bytes, then
- * the frame. One session (id 0x1234, MTU 1492, MSS clamp) and the MACs of its four ends.
+ * the frame, for the session of tests/lib/test_session.h.
  * Shared by the transform and the stage tests.
  */
 #ifndef PXP_TEST_ENGINE_HARNESS_H
@@ -11,32 +11,17 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "../lib/test_session.h"
 #include "pxp_maps.h"
 
 #define HEADROOM 256
-
-static const uint8_t PEER_MAC[6] = { 0x02, 0xac, 0, 0, 0, 1 };
-static const uint8_t WAN_MAC[6] = { 0x02, 0x01, 0, 0, 0, 2 };
-static const uint8_t NETDEV_MAC[6] = { 0x02, 0x0d, 0, 0, 0, 3 };
-static const uint8_t PEER_NETDEV_MAC[6] = { 0x02, 0x0e, 0, 0, 0, 4 };
 
 static uint8_t umem[HEADROOM + 2048];
 static uint8_t *const frame = umem + HEADROOM;
 
 static inline struct pxp_session session(uint16_t vlan_tci)
 {
-	struct pxp_session s = {
-		.session_id = htons(0x1234),
-		.mtu = 1492,
-		.vlan_tci = vlan_tci,
-		.flags = PXP_SESSION_F_MSS_CLAMP,
-	};
-
-	memcpy(s.peer_mac, PEER_MAC, 6);
-	memcpy(s.wan_mac, WAN_MAC, 6);
-	memcpy(s.netdev_mac, NETDEV_MAC, 6);
-	memcpy(s.peer_netdev_mac, PEER_NETDEV_MAC, 6);
-	return s;
+	return test_session(vlan_tci);
 }
 
 /* A PPPoE session frame around an IP packet already written at frame + l2 (l2 = 22 or 26). */

@@ -61,7 +61,7 @@ static bool frame_consistent(const struct engine_frame *f)
 
 TEST(decap_stage_sends_to_its_port)
 {
-	struct engine_frame f = wan_frame(0x1234);
+	struct engine_frame f = wan_frame(TEST_SID);
 	struct engine_verdict v;
 
 	record = session(0);
@@ -115,12 +115,12 @@ TEST(stage_reads_the_published_record)
 	CHECK_EQ(engine_qsbr_init(&qs, 1), 0);
 	record = session(0);
 	engine_publish(&qs, &own, &record);
-	f = wan_frame(0x1234);
+	f = wan_frame(TEST_SID);
 	CHECK_EQ(engine_pppoe_decap_stage(&st, &f).action, ENGINE_TX);
 	smaller = record;
 	smaller.mtu = sizeof(icmp) - 1;
 	CHECK(engine_publish(&qs, &own, &smaller) == &record);
-	f = wan_frame(0x1234);
+	f = wan_frame(TEST_SID);
 	CHECK_EQ(engine_pppoe_decap_stage(&st, &f).counter, PXP_CNT_DROP_TOO_BIG);
 	engine_qsbr_destroy(&qs);
 }
@@ -159,11 +159,11 @@ TEST(the_first_verdict_decides)
 
 	record = session(0);
 	/* Not marked: on to the decap stage, which claims it. */
-	f = wan_frame(0x1234);
+	f = wan_frame(TEST_SID);
 	v = engine_run_stages(stages, 3, &f);
 	CHECK_VERDICT(v, ENGINE_TX, PORT_PEER, PXP_CNT_DECAP);
 	/* Marked: the first stage hands it up; nothing after it runs, nothing moved. */
-	f = wan_frame(0x1234);
+	f = wan_frame(TEST_SID);
 	frame[0] = 0xff;
 	v = engine_run_stages(stages, 3, &f);
 	CHECK_VERDICT(v, ENGINE_UPCALL, 0, 0);

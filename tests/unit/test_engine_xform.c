@@ -67,7 +67,7 @@ TEST(decap_ipv4_syn_clamps_mss)
 {
 	struct pxp_session s = session(0);
 	size_t ip_len = write_ipv4_syn(frame + 22, 1460);
-	size_t len = wrap_pppoe(0, 0x1234, PEER_MAC, 0x0021, ip_len, 0);
+	size_t len = wrap_pppoe(0, TEST_SID, PEER_MAC, 0x0021, ip_len, 0);
 	uint32_t new_len;
 	int32_t delta;
 	uint8_t *out;
@@ -92,7 +92,7 @@ TEST(decap_trims_ethernet_padding)
 	int32_t delta;
 
 	memcpy(frame + 22, icmp, sizeof(icmp));
-	len = wrap_pppoe(0, 0x1234, PEER_MAC, 0x0021, sizeof(icmp), 10);
+	len = wrap_pppoe(0, TEST_SID, PEER_MAC, 0x0021, sizeof(icmp), 10);
 	CHECK_EQ(len, 60);
 	CHECK_EQ(engine_decap(&s, frame, len, &delta, &new_len), ENGINE_XFORM_OK);
 	CHECK_EQ(new_len, 14 + 28);
@@ -110,7 +110,7 @@ TEST(decap_rejects_other_sessions_and_senders)
 
 	len = wrap_pppoe(0, 0x1235, PEER_MAC, 0x0021, ip_len, 0);
 	CHECK_EQ(engine_decap(&s, frame, len, &delta, &new_len), PXP_CNT_DROP_NO_SESSION);
-	len = wrap_pppoe(0, 0x1234, stranger, 0x0021, ip_len, 0);
+	len = wrap_pppoe(0, TEST_SID, stranger, 0x0021, ip_len, 0);
 	CHECK_EQ(engine_decap(&s, frame, len, &delta, &new_len), PXP_CNT_DROP_NO_SESSION);
 }
 
@@ -118,7 +118,7 @@ TEST(decap_drops_lies_and_truncation)
 {
 	struct pxp_session s = session(0);
 	size_t ip_len = write_ipv4_syn(frame + 22, 1400);
-	size_t len = wrap_pppoe(0, 0x1234, PEER_MAC, 0x0021, ip_len, 0);
+	size_t len = wrap_pppoe(0, TEST_SID, PEER_MAC, 0x0021, ip_len, 0);
 	uint32_t new_len;
 	int32_t delta;
 
@@ -137,10 +137,10 @@ TEST(decap_refuses_control_and_oversize)
 	int32_t delta;
 	size_t len;
 
-	len = wrap_pppoe(0, 0x1234, PEER_MAC, 0xc021, ip_len, 0); /* LCP */
+	len = wrap_pppoe(0, TEST_SID, PEER_MAC, 0xc021, ip_len, 0); /* LCP */
 	CHECK_EQ(engine_decap(&s, frame, len, &delta, &new_len), PXP_CNT_PASS);
 	s.mtu = (uint16_t)(ip_len - 1);
-	len = wrap_pppoe(0, 0x1234, PEER_MAC, 0x0021, ip_len, 0);
+	len = wrap_pppoe(0, TEST_SID, PEER_MAC, 0x0021, ip_len, 0);
 	CHECK_EQ(engine_decap(&s, frame, len, &delta, &new_len), PXP_CNT_DROP_TOO_BIG);
 }
 
@@ -148,7 +148,7 @@ TEST(decap_pops_the_vlan_tag)
 {
 	struct pxp_session s = session(100);
 	size_t ip_len = write_ipv4_syn(frame + 26, 1400);
-	size_t len = wrap_pppoe(100, 0x1234, PEER_MAC, 0x0021, ip_len, 0);
+	size_t len = wrap_pppoe(100, TEST_SID, PEER_MAC, 0x0021, ip_len, 0);
 	uint32_t new_len;
 	int32_t delta;
 
@@ -158,14 +158,14 @@ TEST(decap_pops_the_vlan_tag)
 	CHECK_EQ(frame[delta + 12] << 8 | frame[delta + 13], 0x0800);
 	/* An untagged frame on a tagged WAN is not ours. */
 	ip_len = write_ipv4_syn(frame + 22, 1400);
-	len = wrap_pppoe(0, 0x1234, PEER_MAC, 0x0021, ip_len, 0);
+	len = wrap_pppoe(0, TEST_SID, PEER_MAC, 0x0021, ip_len, 0);
 	CHECK_EQ(engine_decap(&s, frame, len, &delta, &new_len), PXP_CNT_PASS);
 }
 
 TEST(encap_ipv4_writes_pppoe_and_clamps)
 {
-	static const uint8_t hdr[22] = { 0x02, 0xac, 0, 0,  0,	  1,	0x02, 0x01,
-					 0,    0,    0, 2,  0x88, 0x64, 0x11, 0x00,
+	static const uint8_t hdr[22] = { 0x02, 0xac, 0, 0,  0,	  1,	0x02, 0xcc,
+					 0,    0,    0, 1,  0x88, 0x64, 0x11, 0x00,
 					 0x12, 0x34, 0, 50, 0x00, 0x21 };
 	struct pxp_session s = session(0);
 	size_t ip_len = write_ipv4_syn(frame + 14, 1460);
@@ -268,7 +268,7 @@ TEST(mutated_frames_stay_in_bounds)
 		s.vlan_tci = tagged ? 100 : 0;
 		if (decap) {
 			ip_len = write_ipv4_syn(frame + (tagged ? 26 : 22), 1460);
-			len = (uint32_t)wrap_pppoe(tagged ? 100 : 0, 0x1234, PEER_MAC, 0x0021,
+			len = (uint32_t)wrap_pppoe(tagged ? 100 : 0, TEST_SID, PEER_MAC, 0x0021,
 						   ip_len, 0);
 		} else {
 			ip_len = write_ipv4_syn(frame + 14, 1460);
