@@ -36,6 +36,7 @@
 #include "engine_stage.h"
 #include "engine_upcall.h"
 #include "log.h"
+#include "pxp_mtu.h"
 #include "pppoe_wire.h"
 #include "xsk_frames.h"
 
@@ -573,8 +574,9 @@ static int start_worker(struct engine_queue *q)
 /* The session's largest IP packet, encapsulated with a VLAN tag, must fit a UMEM frame. */
 static int check_mtu(uint16_t mtu)
 {
-	if (mtu < 68 ||
-	    mtu > ENGINE_FRAME_DATA_MAX - PXP_ETH_HLEN - PXP_VLAN_HLEN - PPPOE_SESSION_OVERHEAD) {
+	/* A frame's room, less the Ethernet and VLAN headers, is the WAN MTU it can carry. */
+	if (!pxp_mtu_fits(mtu, PXP_MTU_MIN_IP,
+			  ENGINE_FRAME_DATA_MAX - PXP_ETH_HLEN - PXP_VLAN_HLEN)) {
 		pxp_err("afxdp: session mtu %u does not fit the engine's %u-byte frames", mtu,
 			ENGINE_FRAME_SIZE);
 		return -EINVAL;
