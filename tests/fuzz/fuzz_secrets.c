@@ -4,6 +4,7 @@
  * success must give sane records that lookups can use; a failure must leave nothing
  * allocated and an error naming the file and a line.
  */
+#include <errno.h>
 #include <stdint.h>
 #include <string.h>
 
@@ -30,9 +31,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		if (!e->client || !e->server || !e->secret || e->secret_len > PPP_SECRET_MAX ||
 		    strlen(e->client) > PPP_NAME_MAX || strlen(e->server) > PPP_NAME_MAX)
 			__builtin_trap();
-		/* Every record's own names find some record, never a longer secret than fits. */
+		/*
+		 * Every record's own names find some record, never a longer secret than fits;
+		 * the one found may allow no address ('-'), and then no secret comes out.
+		 */
 		ret = secrets_lookup(&s, e->client, e->server, secret, sizeof(secret), NULL);
-		if (ret < 0 || ret > PPP_SECRET_MAX)
+		if ((ret < 0 && ret != -EACCES) || ret > PPP_SECRET_MAX)
 			__builtin_trap();
 		secrets_lookup(&s, e->client, NULL, secret, sizeof(secret), NULL);
 	}
