@@ -165,6 +165,14 @@ bool control_daemon_running(const char *iface)
 	return answered;
 }
 
+void control_remove_stale(const char *iface)
+{
+	char path[sizeof(((struct sockaddr_un *)0)->sun_path)];
+
+	if (!socket_path(iface, path, sizeof(path)) && !control_daemon_running(iface))
+		unlink(path);
+}
+
 int control_server_open(struct control_server *c, struct ev_loop *loop, const char *iface,
 			const struct control_command *commands, void *ctx)
 {
