@@ -68,34 +68,41 @@ reset() {
 	return 0
 }
 
-# Issue 13.1, verbatim: a second `up` must not delete the live session's pxp0.
-test_second_up() {
-	local idx rc
+# A fresh start with both ACs and a session up on wan0; FIRST_IDX is its pxp0's ifindex.
+first_session_up() {
 	reset
 	start_servers || return 1
 	up wan0 || fail "up wan0 failed: $(cat "$PXP_TMP/up-wan0.out")" || return 1
-	idx=$(ifindex_of pxp0)
+	FIRST_IDX=$(ifindex_of pxp0)
+}
+
+# The session of first_session_up() is untouched: the same pxp0, traffic, status up.
+first_session_intact() {
+	[ "$(ifindex_of pxp0)" = "$FIRST_IDX" ] ||
+		fail "the live pxp0 (ifindex $FIRST_IDX) is gone or replaced: '$(ifindex_of pxp0)'" ||
+		return 1
+	in_ns "$NS_ROUTER" ping -c 2 -W 2 -i 0.2 100.64.1.1 >/dev/null ||
+		fail "no traffic through the first session's pxp0 any more" || return 1
+	[ "$(client_state wan0)" = up ] || fail "status wan0 says '$(client_state wan0)'"
+}
+
+# Issue 13.1, verbatim: a second `up` must not delete the live session's pxp0.
+test_second_up() {
+	local rc
+	first_session_up || return 1
 	up lo --padi-attempts 1 --padi-timeout 1
 	rc=$?
-	[ "$(ifindex_of pxp0)" = "$idx" ] ||
-		fail "the live pxp0 (ifindex $idx) is gone or replaced: '$(ifindex_of pxp0)'" || return 1
+	first_session_intact || return 1
 	[ $rc -ne 0 ] || fail "the second up on lo succeeded" || return 1
 	grep -q -- --ifname "$PXP_TMP/up-lo.out" ||
 		fail "exit $rc without naming --ifname: $(cat "$PXP_TMP/up-lo.out")" || return 1
-	in_ns "$NS_ROUTER" ping -c 2 -W 2 -i 0.2 100.64.1.1 >/dev/null ||
-		fail "the live session carries no traffic after the second up" || return 1
-	[ "$(client_state wan0)" = up ] || fail "status wan0 says '$(client_state wan0)'" || return 1
-	xdp_on lo && fail "the failed up left XDP on lo"
-	return 0
+	! xdp_on lo || fail "the failed up left XDP on lo"
 }
 
 # Two WAN ports: default options must be refused clearly (both want pxp0), --ifname works.
 test_two_wan_ports() {
-	local idx rc
-	reset
-	start_servers || return 1
-	up wan0 || fail "up wan0 failed: $(cat "$PXP_TMP/up-wan0.out")" || return 1
-	idx=$(ifindex_of pxp0)
+	local rc
+	first_session_up || return 1
 	up wan1
 	rc=$?
 	if [ $rc -eq 0 ]; then
@@ -111,11 +118,8 @@ test_two_wan_ports() {
 		in_ns "$NS_ROUTER" ping -c 2 -W 2 -i 0.2 100.64.2.1 >/dev/null ||
 			fail "no traffic through pxp1" || return 1
 	fi
-	[ "$(ifindex_of pxp0)" = "$idx" ] || fail "the first session's pxp0 was replaced" || return 1
-	in_ns "$NS_ROUTER" ping -c 2 -W 2 -i 0.2 100.64.1.1 >/dev/null ||
-		fail "no traffic through the first session's pxp0 any more" || return 1
-	[ "$(client_state wan0)" = up ] && [ "$(client_state wan1)" = up ] ||
-		fail "states: wan0 '$(client_state wan0)', wan1 '$(client_state wan1)'"
+	first_session_intact || return 1
+	[ "$(client_state wan1)" = up ] || fail "status wan1 says '$(client_state wan1)'"
 }
 
 # A pxp0 that pppoe-xp did not create (a veth, which the old clean-up took for its own).

@@ -2,7 +2,6 @@
 /* The instance record and the clean-up of a dead instance; see instance.h. */
 #include "instance.h"
 
-#include <dirent.h>
 #include <errno.h>
 #include <stddef.h>
 #include <stdlib.h>
@@ -312,57 +311,38 @@ int instance_clean_stale(const char *iface, bool *found)
 	return 0;
 }
 
-/* Calls fn for the iface of every record in the run directory but skip's. */
-static int for_each_record(const char *skip, int (*fn)(void *ctx, const char *iface), void *ctx)
+/* A claim on a session netdev name, checked against each other instance's record. */
+struct claim {
+	const char *iface, *ifname;
+	int err; /* -EBUSY: taken */
+};
+
+static void check_claim(void *ctx, const char *iface)
 {
-	size_t suffix_len = strlen(RECORD_SUFFIX);
-	struct dirent *de;
-	int err = 0;
-	DIR *dir;
-
-	dir = opendir(pxp_run_dir());
-	if (!dir)
-		return errno == ENOENT ? 0 : -errno;
-	while (!err && (de = readdir(dir))) {
-		char iface[IF_NAMESIZE];
-		size_t len = strlen(de->d_name);
-
-		if (len <= suffix_len || len - suffix_len >= IF_NAMESIZE ||
-		    strcmp(de->d_name + len - suffix_len, RECORD_SUFFIX))
-			continue;
-		memcpy(iface, de->d_name, len - suffix_len);
-		iface[len - suffix_len] = '\0';
-		if (strcmp(iface, skip))
-			err = fn(ctx, iface);
-	}
-	closedir(dir);
-	return err;
-}
-
-static int check_claim(void *ctx, const char *iface)
-{
-	const char *ifname = ctx;
+	struct claim *cl = ctx;
 	struct instance_record r;
 
-	if (record_read(iface, &r) || strcmp(r.ifname, ifname) || r.netns != our_netns())
-		return 0;
+	if (!strcmp(iface, cl->iface) || record_read(iface, &r) || strcmp(r.ifname, cl->ifname) ||
+	    r.netns != our_netns())
+		return;
 	if (instance_alive(&r))
 		pxp_err("%s is the session netdev of the pppoe-xp on %s (pid %d): name another "
 			"with --ifname",
-			ifname, iface, r.pid);
+			cl->ifname, iface, r.pid);
 	else
 		pxp_err("%s was left by the dead pppoe-xp on %s (pppoe-xp down %s removes it): "
 			"name another with --ifname",
-			ifname, iface, iface);
-	return -EBUSY;
+			cl->ifname, iface, iface);
+	cl->err = -EBUSY;
 }
 
 int instance_check_ifname(const char *iface, const char *ifname)
 {
-	int err = for_each_record(iface, check_claim, (void *)ifname);
+	struct claim cl = { .iface = iface, .ifname = ifname };
+	int err = pxp_run_dir_for_each(RECORD_SUFFIX, check_claim, &cl);
 
-	if (err)
-		return err;
+	if (err || cl.err)
+		return err ?: cl.err;
 	if (if_nametoindex(ifname)) {
 		pxp_err("a netdev %s exists that pppoe-xp did not create: not touching it; name "
 			"another with --ifname",
