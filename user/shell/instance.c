@@ -291,7 +291,7 @@ int instance_clean_stale(const char *iface, bool *found)
 	}
 	if (err == -ENOENT)
 		return 0;
-	if (!err && r.netns != our_netns()) {
+	if (!err && r.netns && r.netns != our_netns()) { /* 0: a record from before netns */
 		pxp_err("the dead pppoe-xp on %s ran in another network namespace: clean up there",
 			iface);
 		return -EXDEV;
