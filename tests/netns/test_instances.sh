@@ -161,6 +161,9 @@ test_kill9_down() {
 	out=$(client status wan0 --json 2>&1)
 	python3 -c 'import json, sys; s = json.loads(sys.argv[1]); assert s["stale"] == "daemon dead" and s["state"] == "stale", s' "$out" ||
 		fail "status --json after kill -9: $out" || return 1
+	out=$(client status --json 2>&1)
+	python3 -c 'import json, sys; l = json.loads(sys.argv[1]); assert [s["stale"] for s in l if s["iface"] == "wan0"] == ["daemon dead"], l' "$out" ||
+		fail "status --json of every instance after kill -9: $out" || return 1
 	[ "$(ac_sessions)" = 1 ] || fail "precondition: the AC holds $(ac_sessions) sessions" || return 1
 	out=$(client down wan0 2>&1)
 	rc=$?

@@ -353,7 +353,10 @@ static const struct command commands[] = {
 	  "      [--vlan ID [--vlan-pcp N]] [--foreground] [--mode auto|xdp|afxdp|generic]\n"
 	  "      [--cpus N] [--debug]",
 	  "start a PPPoE session on IFACE; returns once IPCP is open", cmd_up },
-	{ "down", "IFACE", "end the session on IFACE (LCP Terminate, then PADT)", cmd_down },
+	{ "down", "IFACE",
+	  "end the session on IFACE (LCP Terminate, then PADT); after a dead daemon, remove "
+	  "what it left",
+	  cmd_down },
 	{ "status", "[IFACE] [--json]", "show the session(s): state, addresses, counters",
 	  cmd_status },
 	{ "stats", "[IFACE] [--watch] [--interval SECONDS] [--json]",

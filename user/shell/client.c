@@ -299,10 +299,11 @@ static int add_session_netdev(struct client *c)
 								    : c->sess.max_payload;
 	int err = shell_session_add_netdev(&c->sess, mtu);
 
+	/* -EEXIST: another instance created that name since claim_names() checked it. */
 	if (err)
 		snprintf(c->fatal_pending, sizeof(c->fatal_pending),
-			 "creating %s for session %u: %s", c->o->ifname, c->sess.session_id,
-			 strerror(-err));
+			 "creating %s for session %u: %s%s", c->o->ifname, c->sess.session_id,
+			 strerror(-err), err == -EEXIST ? " (name another with --ifname)" : "");
 	return err;
 }
 

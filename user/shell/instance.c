@@ -354,6 +354,7 @@ int instance_check_ifname(const char *iface, const char *ifname)
 
 int instance_write_stale_status(const char *iface, FILE *out, bool json)
 {
+	char hint[IF_NAMESIZE + 48];
 	struct instance_record r;
 	struct status_writer w;
 	int err;
@@ -369,7 +370,8 @@ int instance_write_stale_status(const char *iface, FILE *out, bool json)
 	status_u64(&w, "pid", (uint64_t)r.pid);
 	status_str(&w, "state", "stale");
 	status_str(&w, "stale", "daemon dead");
-	status_str(&w, "hint", "pppoe-xp down removes what it left");
+	snprintf(hint, sizeof(hint), "pppoe-xp down %s removes what it left", iface);
+	status_str(&w, "hint", hint);
 	status_str(&w, "ifname", r.dp.netdev[0] ? r.dp.netdev : NULL);
 	status_u64(&w, "session_id", r.session_id);
 	if (r.session_id)
