@@ -257,7 +257,7 @@ static void send_stale_padt(const char *iface, const struct instance_record *r)
 	if (err)
 		goto out;
 	len = disc_build_padt(frame, sizeof(frame), r->local_mac, r->ac_mac, r->session_id,
-			      "pppoe-xp restarted");
+			      "stale session of a dead pppoe-xp");
 	err = len < 0 ? len : raw_socket_send(&sock, frame, (size_t)len);
 	raw_socket_close(&sock);
 out:
@@ -305,8 +305,11 @@ int instance_clean_stale(const char *iface, bool *found)
 		if (r.resolv_file[0] && !unlink(r.resolv_file))
 			pxp_info("removed %s", r.resolv_file);
 	}
-	if (err && err != -EBADMSG)
+	if (err && err != -EBADMSG) {
+		/* The record stays: a later `down` or `up` finishes the job. */
+		pxp_err("removing what pppoe-xp left on %s: %s", iface, strerror(-err));
 		return err;
+	}
 	instance_record_remove(iface);
 	return 0;
 }
