@@ -18,6 +18,7 @@
 #include "daemon.h"
 #include "discover.h"
 #include "event_loop.h"
+#include "instance.h"
 #include "log.h"
 #include "run_dir.h"
 #include "server.h"
@@ -95,6 +96,21 @@ static int cmd_server(int argc, char **argv)
 	return server_run(&o, notify_fd);
 }
 
+/* No daemon answers on iface: remove what a dead one left there, if it left a record. */
+static int down_dead(const char *iface, int request_err)
+{
+	bool found;
+
+	if (instance_clean_stale(iface, &found))
+		return PXP_EXIT_FATAL;
+	if (!found) {
+		pxp_err("no pppoe-xp runs on %s (%s)", iface, strerror(-request_err));
+		return PXP_EXIT_FATAL;
+	}
+	control_remove_stale(iface);
+	return PXP_EXIT_OK;
+}
+
 static int cmd_down(int argc, char **argv)
 {
 	struct down_options o;
@@ -108,10 +124,8 @@ static int cmd_down(int argc, char **argv)
 		return PXP_EXIT_FATAL;
 	err = control_request(o.iface, "down", sink);
 	fclose(sink);
-	if (err) {
-		pxp_err("no pppoe-xp runs on %s (%s)", o.iface, strerror(-err));
-		return PXP_EXIT_FATAL;
-	}
+	if (err)
+		return down_dead(o.iface, err);
 	/* Return once the daemon has sent its Terminate and PADT and detached. */
 	for (i = 0; i < 150; i++) {
 		if (!control_daemon_running(o.iface))
@@ -136,8 +150,8 @@ static void status_one(void *ctx, const char *iface)
 	if (s->json && s->count)
 		fputc(',', stdout);
 	err = control_request(iface, s->json ? "status-json" : "status", stdout);
-	if (err) {
-		/* A dead daemon's socket: say so in the listing, keep JSON valid. */
+	if (err && instance_write_stale_status(iface, stdout, s->json)) {
+		/* A socket without a daemon or its record: say so, keep JSON valid. */
 		if (s->json)
 			printf("{\"iface\":\"%s\",\"state\":\"not running\"}\n", iface);
 		else
@@ -158,7 +172,7 @@ static int cmd_status(int argc, char **argv)
 		return PXP_EXIT_OPTION;
 	if (o.iface[0]) {
 		err = control_request(o.iface, o.json ? "status-json" : "status", stdout);
-		if (err) {
+		if (err && instance_write_stale_status(o.iface, stdout, o.json)) {
 			pxp_err("no pppoe-xp runs on %s (%s)", o.iface, strerror(-err));
 			return PXP_EXIT_FATAL;
 		}
@@ -339,7 +353,10 @@ static const struct command commands[] = {
 	  "      [--vlan ID [--vlan-pcp N]] [--foreground] [--mode auto|xdp|afxdp|generic]\n"
 	  "      [--cpus N] [--debug]",
 	  "start a PPPoE session on IFACE; returns once IPCP is open", cmd_up },
-	{ "down", "IFACE", "end the session on IFACE (LCP Terminate, then PADT)", cmd_down },
+	{ "down", "IFACE",
+	  "end the session on IFACE (LCP Terminate, then PADT); after a dead daemon, remove "
+	  "what it left",
+	  cmd_down },
 	{ "status", "[IFACE] [--json]", "show the session(s): state, addresses, counters",
 	  cmd_status },
 	{ "stats", "[IFACE] [--watch] [--interval SECONDS] [--json]",

@@ -13,5 +13,10 @@
 const char *pxp_run_dir(void);
 /* Creates the run directory (0700) if it is missing. 0 or -errno. */
 int pxp_run_dir_create(void);
+/*
+ * Calls fn with the interface name of every file IFACE<suffix> in the run directory (a
+ * missing directory has none). 0 or -errno.
+ */
+int pxp_run_dir_for_each(const char *suffix, void (*fn)(void *ctx, const char *iface), void *ctx);
 
 #endif

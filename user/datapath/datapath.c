@@ -44,6 +44,7 @@ struct pxp_dp {
 	bool vlan_strip_was_on; /* rx-vlan-offload turned off for a tagged session */
 	uint16_t nr_cpus;	/* CPU spreading over CPUs 0..nr_cpus-1; 0 = off */
 	struct pxp_dp_progs progs;
+	__u32 wan_prog_id; /* what pxp_dp_owned() records: the program we attached */
 	struct dp_session *sessions;
 	unsigned int nr_sessions;
 	struct engine *engine;
@@ -103,8 +104,11 @@ static int our_prog_fd(__u32 id, const char *name)
 	return fd;
 }
 
-/* Detach a program named name from ifindex in whichever mode it sits; 1 if one was removed. */
-static int detach_ours(int ifindex, const char *name)
+/*
+ * Detach a program named name from ifindex in whichever mode it sits, only the one with
+ * this id unless id is 0; 1 if one was removed.
+ */
+static int detach_ours(int ifindex, const char *name, __u32 id)
 {
 	LIBBPF_OPTS(bpf_xdp_query_opts, q);
 	struct {
@@ -122,7 +126,7 @@ static int detach_ours(int ifindex, const char *name)
 		LIBBPF_OPTS(bpf_xdp_attach_opts, opts);
 		int fd;
 
-		if (!modes[i].id)
+		if (!modes[i].id || (id && modes[i].id != id))
 			continue;
 		fd = our_prog_fd(modes[i].id, name);
 		if (fd == -ENOENT)
@@ -146,7 +150,7 @@ int pxp_dp_cleanup_stale(const char *wan_ifname, const char *session_ifname)
 	if (wan_ifname) {
 		ifindex = (int)if_nametoindex(wan_ifname);
 		if (ifindex) {
-			err = detach_ours(ifindex, PXP_PROG_NAME_WAN);
+			err = detach_ours(ifindex, PXP_PROG_NAME_WAN, 0);
 			if (err > 0)
 				pxp_warn("removed a stale %s program from %s", PXP_PROG_NAME_WAN,
 					 wan_ifname);
@@ -158,7 +162,7 @@ int pxp_dp_cleanup_stale(const char *wan_ifname, const char *session_ifname)
 		}
 	}
 	if (session_ifname) {
-		err = pxp_netdev_delete(session_ifname);
+		err = pxp_netdev_delete(session_ifname, 0);
 		if (!err)
 			pxp_warn("deleted a stale session netdev %s", session_ifname);
 		if (err == -EEXIST)
@@ -168,6 +172,45 @@ int pxp_dp_cleanup_stale(const char *wan_ifname, const char *session_ifname)
 			err = 0;
 	}
 	return err < 0 ? err : 0;
+}
+
+void pxp_dp_owned(const struct pxp_dp *dp, struct pxp_dp_owned *o)
+{
+	memset(o, 0, sizeof(*o));
+	if (!dp)
+		return;
+	o->wan_ifindex = dp->wan.ifindex;
+	o->wan_prog_id = dp->wan_prog_id;
+	if (dp->nr_sessions) {
+		snprintf(o->netdev, sizeof(o->netdev), "%s", dp->sessions[0].nd.name);
+		o->netdev_ifindex = dp->sessions[0].nd.ifindex;
+	}
+}
+
+int pxp_dp_remove_owned(const struct pxp_dp_owned *o)
+{
+	int err = 0, ret;
+
+	if (o->netdev[0]) {
+		/* Its hidden peer, the peer's program, addresses and routes go with it. */
+		ret = pxp_netdev_delete(o->netdev, o->netdev_ifindex);
+		if (!ret)
+			pxp_info("deleted the session netdev %s", o->netdev);
+		else if (ret == -EEXIST || ret == -ESTALE)
+			pxp_warn("%s is not the netdev pppoe-xp created (ifindex %d): left alone",
+				 o->netdev, o->netdev_ifindex);
+		else if (ret != -ENODEV)
+			err = ret;
+	}
+	if (o->wan_prog_id) {
+		ret = detach_ours(o->wan_ifindex, PXP_PROG_NAME_WAN, o->wan_prog_id);
+		if (ret > 0)
+			pxp_info("detached XDP program %u from ifindex %d", o->wan_prog_id,
+				 o->wan_ifindex);
+		else if (ret < 0 && ret != -ENODEV)
+			err = ret;
+	}
+	return err;
 }
 
 static int write_config(struct pxp_dp *dp, bool afxdp)
@@ -183,6 +226,18 @@ static int write_config(struct pxp_dp *dp, bool afxdp)
 
 	if (bpf_map_update_elem(pxp_dp_fd_config(&dp->progs), &zero, &cfg, BPF_ANY))
 		return -errno;
+	return 0;
+}
+
+static int prog_id(int prog_fd, __u32 *id)
+{
+	struct bpf_prog_info info;
+	__u32 len = sizeof(info);
+
+	memset(&info, 0, sizeof(info));
+	if (bpf_obj_get_info_by_fd(prog_fd, &info, &len))
+		return -errno;
+	*id = info.id;
 	return 0;
 }
 
@@ -231,9 +286,6 @@ int pxp_dp_attach(struct pxp_dp **dpp, const char *wan_ifname, enum pxp_dp_mode 
 		pxp_err("WAN port %s: %s", wan_ifname, strerror(-err));
 		goto free_dp;
 	}
-	err = pxp_dp_cleanup_stale(wan_ifname, NULL);
-	if (err)
-		goto free_dp;
 	if (vlan_id) {
 		err = pxp_wan_set_vlan_strip(wan_ifname, false, &dp->vlan_strip_was_on);
 		if (err) {
@@ -261,6 +313,9 @@ int pxp_dp_attach(struct pxp_dp **dpp, const char *wan_ifname, enum pxp_dp_mode 
 							: "");
 		goto destroy_progs;
 	}
+	err = prog_id(pxp_dp_fd_prog_wan(&dp->progs), &dp->wan_prog_id);
+	if (err)
+		goto detach_wan;
 	if (mode == PXP_DP_AFXDP)
 		dp->mode = PXP_DP_AFXDP;
 	else
@@ -269,6 +324,8 @@ int pxp_dp_attach(struct pxp_dp **dpp, const char *wan_ifname, enum pxp_dp_mode 
 	*dpp = dp;
 	return 0;
 
+detach_wan:
+	bpf_xdp_detach(dp->wan.ifindex, dp->xdp_flags, NULL);
 destroy_progs:
 	pxp_dp_progs_destroy(&dp->progs);
 free_dp:
@@ -408,8 +465,8 @@ int pxp_dp_session_add(struct pxp_dp *dp, const struct pxp_dp_session *s, int *i
 	ds = &dp->sessions[dp->nr_sessions];
 	memset(ds, 0, sizeof(*ds));
 
-	err = pxp_dp_cleanup_stale(NULL, s->ifname);
-	err = err ?: pxp_netdev_create(s->ifname, s->mtu, session_queues(dp), &ds->nd);
+	/* Never deletes a netdev of that name: whose it is, is the caller's to know. */
+	err = pxp_netdev_create(s->ifname, s->mtu, session_queues(dp), &ds->nd);
 	if (err) {
 		pxp_err("creating session netdev %s: %s", s->ifname, strerror(-err));
 		return err;
@@ -462,7 +519,7 @@ stop_engine:
 delete_egress:
 	bpf_map_delete_elem(pxp_dp_fd_egress(&dp->progs), &peer_key);
 delete_netdev:
-	pxp_netdev_delete(ds->nd.name);
+	pxp_netdev_delete(ds->nd.name, ds->nd.ifindex);
 	return err;
 }
 
@@ -505,10 +562,10 @@ int pxp_dp_session_del(struct pxp_dp *dp, uint16_t session_id)
 		engine_stop(dp->engine);
 		dp->engine = NULL;
 	}
-	detach_ours(ds->nd.peer_ifindex, PXP_PROG_NAME_SESSION);
+	detach_ours(ds->nd.peer_ifindex, PXP_PROG_NAME_SESSION, 0);
 	peer_key = ds->rec.peer_ifindex;
 	bpf_map_delete_elem(pxp_dp_fd_egress(&dp->progs), &peer_key);
-	err = pxp_netdev_delete(ds->nd.name);
+	err = pxp_netdev_delete(ds->nd.name, ds->nd.ifindex);
 	if (err == -ENODEV)
 		err = 0; /* someone deleted it already */
 	*ds = dp->sessions[--dp->nr_sessions];
@@ -521,7 +578,7 @@ void pxp_dp_detach(struct pxp_dp *dp)
 		return;
 	while (dp->nr_sessions)
 		pxp_dp_session_del(dp, ntohs(dp->sessions[0].rec.session_id));
-	detach_ours(dp->wan.ifindex, PXP_PROG_NAME_WAN);
+	detach_ours(dp->wan.ifindex, PXP_PROG_NAME_WAN, dp->wan_prog_id);
 	if (dp->vlan_strip_was_on)
 		pxp_wan_set_vlan_strip(dp->wan_name, true, NULL);
 	pxp_dp_progs_destroy(&dp->progs);

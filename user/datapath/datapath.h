@@ -39,7 +39,9 @@ struct pxp_dp;
 
 /*
  * Attach to the WAN port: load and attach programs for the mode (AUTO resolved here).
- * vlan_id 0 = untagged. Any stale attachment a crashed run left on this WAN is removed first.
+ * vlan_id 0 = untagged. A program already attached to the port is an error (-EBUSY or
+ * -EEXIST): what a crashed run left is removed by pxp_dp_remove_owned() or
+ * pxp_dp_cleanup_stale() first.
  */
 int pxp_dp_attach(struct pxp_dp **dp, const char *wan_ifname, enum pxp_dp_mode mode,
 		  uint16_t vlan_id);
@@ -66,7 +68,31 @@ uint64_t pxp_dp_umem_bytes(const struct pxp_dp *dp);
 const char *pxp_dp_mode_name(enum pxp_dp_mode mode);
 int pxp_dp_mode_parse(const char *name, enum pxp_dp_mode *mode);
 int pxp_dp_get_stats(struct pxp_dp *dp, struct pxp_dp_stats *st);
-/* Remove what a crashed run left on this WAN port and session netdev name, if anything. */
+/*
+ * Remove what a crashed run left on this WAN port and session netdev name, if anything, by
+ * name: for a caller that knows nobody else uses those (the AC's pxs<N>, test tools).
+ */
 int pxp_dp_cleanup_stale(const char *wan_ifname, const char *session_ifname);
+
+/*
+ * What a data path created, by identity: a daemon records it so that after a crash
+ * exactly these objects are removed, never a netdev or program of the same name that a
+ * live daemon or someone else owns.
+ */
+struct pxp_dp_owned {
+	int wan_ifindex;
+	uint32_t wan_prog_id;	  /* the WAN program attached there; 0 = none */
+	char netdev[IF_NAMESIZE]; /* the (first) session netdev; "" = none */
+	int netdev_ifindex;
+};
+
+/* What dp created now (all zero for NULL). */
+void pxp_dp_owned(const struct pxp_dp *dp, struct pxp_dp_owned *o);
+/*
+ * Removes what o names where it still is that object: the netdev if its name still has
+ * that ifindex and is a veth (its addresses and routes go with it), the WAN program if that
+ * program id is still attached. Logs what it removed and what it left; 0 or -errno.
+ */
+int pxp_dp_remove_owned(const struct pxp_dp_owned *o);
 
 #endif

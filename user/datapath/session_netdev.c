@@ -233,7 +233,7 @@ free_sock:
 	return err;
 }
 
-int pxp_netdev_delete(const char *name)
+int pxp_netdev_delete(const char *name, int ifindex)
 {
 	struct rtnl_link *link;
 	struct nl_sock *sk;
@@ -249,6 +249,8 @@ int pxp_netdev_delete(const char *name)
 	type = rtnl_link_get_type(link);
 	if (!type || strcmp(type, "veth"))
 		err = -EEXIST; /* someone else's device of that name: not ours to delete */
+	else if (ifindex && rtnl_link_get_ifindex(link) != ifindex)
+		err = -ESTALE; /* the name now belongs to a netdev created since */
 	else
 		err = nl_to_errno(rtnl_link_delete(sk, link));
 	rtnl_link_put(link);

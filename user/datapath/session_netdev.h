@@ -32,8 +32,11 @@ int pxp_netdev_create(const char *name, uint16_t mtu, unsigned int nr_queues,
 /* Bring both ends up (after the peer's XDP program is attached). */
 int pxp_netdev_up(const struct pxp_netdev *nd);
 int pxp_netdev_set_mtu(const struct pxp_netdev *nd, uint16_t mtu);
-/* Delete the pair if name is a veth; -ENODEV if there is none, -EEXIST if not a veth. */
-int pxp_netdev_delete(const char *name);
+/*
+ * Delete the pair if name is a veth with this ifindex (0: any); -ENODEV if there is none,
+ * -EEXIST if not a veth, -ESTALE if another ifindex holds the name.
+ */
+int pxp_netdev_delete(const char *name, int ifindex);
 
 /* What the data path needs to know about a WAN port. */
 struct pxp_wan_info {

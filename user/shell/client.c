@@ -20,8 +20,8 @@
 #include "daemon.h"
 #include "datapath.h"
 #include "discovery.h"
+#include "instance.h"
 #include "log.h"
-#include "mac.h"
 #include "netlink.h"
 #include "ppp.h"
 #include "pxp_mtu.h"
@@ -50,6 +50,7 @@ struct client {
 	/* The current session, from DISC_EV_SESSION_UP until session_end(). */
 	struct shell_session sess;
 	struct disc_client disc;
+	struct instance_record record; /* pid 0 until setup() writes it */
 	int notify_fd;
 	enum client_phase phase;
 
@@ -83,76 +84,29 @@ static struct client *client_of(struct session_shell *sh)
 	return container_of(sh, struct client, sh);
 }
 
-/* ------------------------------------------------------------ session record */
+/* ------------------------------------------------------------ instance record */
 
 /*
- * The session a run has open, so that the next run can close it with a PADT after a
- * crash: otherwise the AC keeps the old session and may refuse a new one for minutes.
+ * What this daemon created, rewritten on every change (instance.h): after a crash the next
+ * `up` or `down` removes exactly that, and sends the PADT for the session left open
+ * (otherwise the AC keeps it and may refuse a new one for minutes).
  */
-static void record_path(const struct client *c, char *path, size_t cap)
+static void record_update(struct client *c)
 {
-	snprintf(path, cap, "%s/%s.session", pxp_run_dir(), c->o->iface);
-}
+	struct instance_record *r = &c->record;
+	int err;
 
-static void record_write(struct client *c)
-{
-	char path[PATH_MAX], tmp[PATH_MAX + 8];
-	const uint8_t *a = c->sess.peer_mac, *l = c->sh.disc_sock.mac;
-	FILE *f;
-
-	record_path(c, path, sizeof(path));
-	snprintf(tmp, sizeof(tmp), "%s.tmp", path);
-	f = fopen(tmp, "we");
-	if (!f) {
-		pxp_warn("cannot record the session in %s: %s", tmp, strerror(errno));
-		return;
-	}
-	fprintf(f,
-		"session_id %u\nac_mac %02x:%02x:%02x:%02x:%02x:%02x\n"
-		"local_mac %02x:%02x:%02x:%02x:%02x:%02x\n",
-		c->sess.session_id, a[0], a[1], a[2], a[3], a[4], a[5], l[0], l[1], l[2], l[3],
-		l[4], l[5]);
-	if (fclose(f) || rename(tmp, path))
-		pxp_warn("cannot record the session in %s: %s", path, strerror(errno));
-}
-
-static void record_remove(struct client *c)
-{
-	char path[PATH_MAX];
-
-	record_path(c, path, sizeof(path));
-	unlink(path);
-}
-
-/* Sends a PADT for the session a previous run left open, then forgets it. */
-static void close_stale_session(struct client *c)
-{
-	char path[PATH_MAX], ac_text[32], local_text[32];
-	uint8_t ac_mac[PXP_ETH_ALEN], local_mac[PXP_ETH_ALEN];
-	uint8_t frame[PPPOE_DISC_FRAME_MAX];
-	unsigned int sid;
-	FILE *f;
-	int len, n;
-
-	record_path(c, path, sizeof(path));
-	f = fopen(path, "re");
-	if (!f)
-		return;
-	n = fscanf(f, "session_id %u ac_mac %31s local_mac %31s", &sid, ac_text, local_text);
-	fclose(f);
-	unlink(path);
-	if (n != 3 || sid == 0 || sid >= 0xffff || pxp_mac_parse(ac_text, ac_mac) ||
-	    pxp_mac_parse(local_text, local_mac)) {
-		pxp_warn("ignoring the unreadable session record %s", path);
-		return;
-	}
-	len = disc_build_padt(frame, sizeof(frame), local_mac, ac_mac, (uint16_t)sid,
-			      "pppoe-xp restarted");
-	if (len < 0 || raw_socket_send(&c->sh.disc_sock, frame, (size_t)len)) {
-		pxp_warn("could not send the PADT for stale session %u", sid);
-		return;
-	}
-	pxp_info("sent PADT for stale session %u to %s", sid, ac_text);
+	if (!r->pid)
+		return; /* not ours yet: setup() has not claimed the names */
+	pxp_dp_owned(c->sh.dp, &r->dp);
+	r->session_id = c->sess.session_id;
+	memcpy(r->ac_mac, c->sess.peer_mac, PXP_ETH_ALEN);
+	memcpy(r->local_mac, c->sh.disc_sock.mac, PXP_ETH_ALEN);
+	snprintf(r->resolv_file, sizeof(r->resolv_file), "%s",
+		 c->resolv_written ? c->o->resolv_file : "");
+	err = instance_record_write(c->o->iface, r);
+	if (err)
+		pxp_warn("cannot record this instance in %s: %s", pxp_run_dir(), strerror(-err));
 }
 
 /* ------------------------------------------------------------ addresses, DNS */
@@ -236,6 +190,7 @@ static void ipv4_up(struct client *c, uint64_t now)
 			c->route_set = true;
 	}
 	resolv_write(c);
+	record_update(c);
 	c->phase = PHASE_UP;
 	c->up_since_ms = now;
 	c->setup_ms = now - c->attempt_start_ms;
@@ -344,10 +299,11 @@ static int add_session_netdev(struct client *c)
 								    : c->sess.max_payload;
 	int err = shell_session_add_netdev(&c->sess, mtu);
 
+	/* -EEXIST: another instance created that name since claim_names() checked it. */
 	if (err)
 		snprintf(c->fatal_pending, sizeof(c->fatal_pending),
-			 "creating %s for session %u: %s", c->o->ifname, c->sess.session_id,
-			 strerror(-err));
+			 "creating %s for session %u: %s%s", c->o->ifname, c->sess.session_id,
+			 strerror(-err), err == -EEXIST ? " (name another with --ifname)" : "");
 	return err;
 }
 
@@ -361,10 +317,11 @@ static void session_up(struct client *c, const struct disc_client_event *ev, uin
 	snprintf(c->ac_name, sizeof(c->ac_name), "%s", ev->ac_name);
 	c->sess.max_payload = ev->max_payload ? ev->max_payload : PPPOE_DEFAULT_MRU;
 	c->phase = PHASE_LINK;
-	record_write(c);
 	pxp_info("PPPoE session %u with AC '%s' (%02x:%02x:%02x:%02x:%02x:%02x)",
 		 c->sess.session_id, c->ac_name, m[0], m[1], m[2], m[3], m[4], m[5]);
-	if (add_session_netdev(c))
+	err = add_session_netdev(c);
+	record_update(c); /* the session, and its netdev if it was created */
+	if (err)
 		return;
 	err = start_link(c, now);
 	if (err)
@@ -468,9 +425,8 @@ static void session_end(struct client *c, uint64_t now)
 	c->padt_text[0] = '\0';
 	/* Sends the PADT unless the session is already over (the AC's PADT). */
 	disc_client_stop(&c->disc, now);
-	if (c->sess.session_id)
-		record_remove(c);
 	c->sess.session_id = 0;
+	record_update(c);
 }
 
 /* One attempt or session is over: retry after holdoff, or end the daemon. */
@@ -776,6 +732,37 @@ static void close_all(struct client *c)
 	if (c->sess.session_id || c->sess.ppp_active)
 		session_end(c, ev_now_ms());
 	shell_close(&c->sh);
+	if (c->record.pid)
+		instance_record_remove(c->o->iface);
+}
+
+/*
+ * Before anything is created: what a dead instance on this WAN port left goes, and the
+ * session netdev name must be free (no other instance's, nor a netdev of someone else's).
+ * Then the record claims the name.
+ */
+static int claim_names(struct client *c)
+{
+	bool found;
+	int err;
+
+	err = instance_clean_stale(c->o->iface, &found);
+	if (err)
+		return PXP_EXIT_FATAL;
+	if (instance_check_ifname(c->o->iface, c->o->ifname))
+		return PXP_EXIT_FATAL;
+	err = instance_record_init(&c->record);
+	if (!err) {
+		snprintf(c->record.ifname, sizeof(c->record.ifname), "%s", c->o->ifname);
+		c->record.vlan_id = c->o->common.vlan_id;
+		err = instance_record_write(c->o->iface, &c->record);
+	}
+	if (err) {
+		c->record.pid = 0;
+		pxp_err("cannot record this instance in %s: %s", pxp_run_dir(), strerror(-err));
+		return PXP_EXIT_FATAL;
+	}
+	return PXP_EXIT_OK;
 }
 
 static int setup(struct client *c)
@@ -792,16 +779,16 @@ static int setup(struct client *c)
 			c->sh.disc_sock.mtu);
 		return PXP_EXIT_OPTION;
 	}
-	close_stale_session(c);
-	err = pxp_dp_cleanup_stale(o->iface, o->ifname);
-	if (err)
-		pxp_warn("cleaning up a previous run on %s: %s", o->iface, strerror(-err));
+	code = claim_names(c);
+	if (code != PXP_EXIT_OK)
+		return code;
 	/*
 	 * Attached before the first PADI (it passes what it does not know to the stack):
 	 * loading the programs then costs nothing in session set-up, and a data path that
 	 * cannot attach fails the command at once.
 	 */
 	code = shell_attach_datapath(&c->sh, &o->common, o->vlan_pcp);
+	record_update(c); /* the WAN program, also when a later step of attaching failed */
 	if (code != PXP_EXIT_OK)
 		return code;
 	pxp_info("data path attached to %s in %s mode", o->iface,

@@ -2,7 +2,6 @@
 #define _GNU_SOURCE
 #include "control.h"
 
-#include <dirent.h>
 #include <errno.h>
 #include <net/if.h>
 #include <stdlib.h>
@@ -165,6 +164,14 @@ bool control_daemon_running(const char *iface)
 	return answered;
 }
 
+void control_remove_stale(const char *iface)
+{
+	char path[sizeof(((struct sockaddr_un *)0)->sun_path)];
+
+	if (!socket_path(iface, path, sizeof(path)) && !control_daemon_running(iface))
+		unlink(path);
+}
+
 int control_server_open(struct control_server *c, struct ev_loop *loop, const char *iface,
 			const struct control_command *commands, void *ctx)
 {
@@ -254,24 +261,5 @@ int control_request(const char *iface, const char *command, FILE *out)
 
 int control_for_each(void (*fn)(void *ctx, const char *iface), void *ctx)
 {
-	size_t suffix_len = strlen(CONTROL_SUFFIX);
-	struct dirent *de;
-	DIR *dir;
-
-	dir = opendir(pxp_run_dir());
-	if (!dir)
-		return errno == ENOENT ? 0 : -errno;
-	while ((de = readdir(dir))) {
-		char iface[IF_NAMESIZE];
-		size_t len = strlen(de->d_name);
-
-		if (len <= suffix_len || len - suffix_len >= IF_NAMESIZE ||
-		    strcmp(de->d_name + len - suffix_len, CONTROL_SUFFIX))
-			continue;
-		memcpy(iface, de->d_name, len - suffix_len);
-		iface[len - suffix_len] = '\0';
-		fn(ctx, iface);
-	}
-	closedir(dir);
-	return 0;
+	return pxp_run_dir_for_each(CONTROL_SUFFIX, fn, ctx);
 }

@@ -54,6 +54,8 @@ void control_server_close(struct control_server *c);
 int control_request(const char *iface, const char *command, FILE *out);
 /* Whether a daemon answers on iface's control socket. */
 bool control_daemon_running(const char *iface);
+/* Removes iface's control socket if no daemon answers there (a dead daemon's). */
+void control_remove_stale(const char *iface);
 /* Calls fn for the interface name of every control socket in the run directory. */
 int control_for_each(void (*fn)(void *ctx, const char *iface), void *ctx);
 

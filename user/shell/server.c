@@ -619,6 +619,9 @@ static int setup(struct server *srv)
 		return PXP_EXIT_OPTION;
 	}
 	remove_stale_session_netdevs();
+	/* The AC keeps no record of what it attached: a crashed AC's program goes by name. */
+	if (pxp_dp_cleanup_stale(o->iface, NULL))
+		return PXP_EXIT_DATAPATH;
 	return shell_attach_datapath(&srv->sh, &o->common, 0);
 }
 

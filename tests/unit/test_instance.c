@@ -1,0 +1,135 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The instance record: what it names is read back as written; a live instance is never
+ * taken for dead (nor a dead one for live), its netdev name is refused to another
+ * instance; a dead one's record is reported stale and removed by the clean-up. The records
+ * here name no netdev, program or session, so nothing outside the run directory is touched.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "check.h"
+#include "instance.h"
+#include "run_dir.h"
+
+static char dir[] = "/tmp/pxp-instance-XXXXXX";
+
+/* Our record under the pid of a child that has exited and been reaped. */
+static int dead_record(struct instance_record *r)
+{
+	int status;
+	pid_t pid = fork();
+
+	if (pid == 0)
+		_exit(0);
+	waitpid(pid, &status, 0);
+	if (instance_record_init(r))
+		return -1;
+	r->pid = (int)pid;
+	return 0;
+}
+
+static void record_file(const char *iface, const char *text)
+{
+	char path[256];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s.session", dir, iface);
+	f = fopen(path, "w");
+	if (f) {
+		fputs(text, f);
+		fclose(f);
+	}
+}
+
+static int stale_status(const char *iface, char *out, size_t cap)
+{
+	FILE *f = fmemopen(out, cap, "w");
+	int err;
+
+	if (!f)
+		return -ENOMEM;
+	err = instance_write_stale_status(iface, f, true);
+	fclose(f);
+	return err;
+}
+
+TEST(live_instance_is_not_stale)
+{
+	struct instance_record r;
+	char out[1024];
+
+	CHECK_EQ(instance_record_init(&r), 0);
+	snprintf(r.ifname, sizeof(r.ifname), "pxp0");
+	CHECK_EQ(instance_record_write("wan0", &r), 0);
+	CHECK_EQ(stale_status("wan0", out, sizeof(out)), -EBUSY);
+	CHECK_EQ(stale_status("none0", out, sizeof(out)), -ENOENT);
+}
+
+TEST(live_claim_is_refused)
+{
+	/* wan0's record (above) claims pxp0 for this live process. */
+	CHECK_EQ(instance_check_ifname("wan1", "pxp0"), -EBUSY);
+	CHECK_EQ(instance_check_ifname("wan0", "pxp-unused9"), 0); /* its own record: not a rival */
+	CHECK_EQ(instance_check_ifname("wan1", "pxp-unused9"), 0);
+	instance_record_remove("wan0");
+	CHECK_EQ(instance_check_ifname("wan1", "pxp0"), 0);
+}
+
+TEST(dead_instance_is_stale_then_cleaned)
+{
+	struct instance_record r;
+	char out[1024];
+	bool found;
+
+	CHECK_EQ(dead_record(&r), 0);
+	snprintf(r.ifname, sizeof(r.ifname), "pxp7");
+	CHECK_EQ(instance_record_write("wan7", &r), 0);
+	CHECK_EQ(stale_status("wan7", out, sizeof(out)), 0);
+	CHECK(strstr(out, "\"state\":\"stale\"") && strstr(out, "\"stale\":\"daemon dead\""));
+	CHECK_EQ(instance_check_ifname("wan1", "pxp7"), -EBUSY); /* until `down wan7` */
+	CHECK_EQ(instance_clean_stale("wan7", &found), 0);
+	CHECK(found);
+	CHECK_EQ(stale_status("wan7", out, sizeof(out)), -ENOENT);
+	CHECK_EQ(instance_clean_stale("wan7", &found), 0);
+	CHECK(!found);
+}
+
+/* A record of the version before pids were kept, and a damaged one: both are dead. */
+TEST(old_and_unreadable_records)
+{
+	char out[1024];
+	bool found;
+
+	record_file("old0",
+		    "session_id 0\nac_mac 02:00:00:00:00:01\nlocal_mac 02:00:00:00:00:02\n");
+	CHECK_EQ(stale_status("old0", out, sizeof(out)), 0);
+	CHECK_EQ(instance_clean_stale("old0", &found), 0);
+	CHECK(found);
+	record_file("bad0", "pid 12x\n");
+	CHECK_EQ(stale_status("bad0", out, sizeof(out)), -EBADMSG);
+	record_file("bad1", "session_id 65535\n");
+	CHECK_EQ(stale_status("bad1", out, sizeof(out)), -EBADMSG);
+	CHECK_EQ(instance_clean_stale("bad1", &found), 0);
+	CHECK(found);
+	CHECK_EQ(stale_status("bad1", out, sizeof(out)), -ENOENT);
+}
+
+int main(void)
+{
+	check_prefix = "instance";
+	if (!mkdtemp(dir) || setenv(PXP_RUN_DIR_ENV, dir, 1)) {
+		printf("FAIL instance/setup: no temporary run directory\n");
+		return 1;
+	}
+	RUN(live_instance_is_not_stale);
+	RUN(live_claim_is_refused);
+	RUN(dead_instance_is_stale_then_cleaned);
+	RUN(old_and_unreadable_records);
+	instance_record_remove("bad0");
+	rmdir(dir);
+	return check_summary();
+}
