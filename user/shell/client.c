@@ -629,7 +629,10 @@ static const char *state_name(struct session_shell *sh)
 {
 	struct client *c = client_of(sh);
 
-	return c->sess.closing ? "terminating" : phase_names[c->phase];
+	/* Whoever began it (down, an echo timeout, failed authentication, the AC). */
+	if (c->sess.ppp_active && ppp_terminating(&c->sess.ppp))
+		return "terminating";
+	return phase_names[c->phase];
 }
 
 static void write_status(struct session_shell *sh, FILE *out, bool json)

@@ -1,0 +1,98 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# The client daemon's lifecycle around a session: what status says while the link ends.
+#
+#   lan ---------- router ================ isp ---------- net
+#   lan0      lan1      wan0    PPPoE    isp0     isp1      net0
+#                       pxp0 100.64.1.2  pxs<N> 100.64.1.1
+#                       (pppoe-xp up)    (pppoe-xp server --dns 198.51.100.53)
+#
+# Cases: echo_terminating (after an echo failure status says `terminating`, not
+# `negotiating`, until the daemon exits). Name cases as arguments to run only those:
+# test_lifecycle.sh echo_terminating
+PXP_NS_PREFIX=pxl$$-
+. "$(dirname "$0")/lib.sh"
+
+B=$PXP_BIN
+RUN_C=$PXP_TMP/run-client
+RUN_S=$PXP_TMP/run-server
+SECRETS=$PXP_TMP/secrets
+DNS=198.51.100.53
+
+client() { in_ns "$NS_ROUTER" env PPPOE_XP_RUN_DIR="$RUN_C" "$B" "$@"; }
+server() { in_ns "$NS_ISP" env PPPOE_XP_RUN_DIR="$RUN_S" "$B" "$@"; }
+
+# client_field KEY: a top-level field of the client's `status`, or nothing without a daemon.
+client_field() {
+	client status wan0 2>/dev/null | awk -v key="$1" -F': ' '$1 == key { print $2; exit }'
+}
+
+ac_start() { # AUTH
+	server server isp0 --local 100.64.1.1 --pool 100.64.1.0/24 --auth "$1" \
+		--secrets "$SECRETS" --dns $DNS --keepalive "3 1" >"$PXP_TMP/server.out" 2>&1 ||
+		fail "server did not start: $(cat "$PXP_TMP/server.out")"
+}
+
+# Ends both daemons: `down` first, then kill -9 for a frozen or stuck one.
+stop_all() {
+	local ns
+	client down wan0 >/dev/null 2>&1
+	server down isp0 >/dev/null 2>&1
+	for ns in "$NS_ROUTER" "$NS_ISP"; do
+		ip netns pids "$ns" 2>/dev/null | xargs -r kill -CONT 2>/dev/null
+		ip netns pids "$ns" 2>/dev/null | xargs -r kill -9 2>/dev/null
+	done
+	sleep 0.2
+	return 0
+}
+
+# The AC freezes: three echoes go unanswered (3 s), then LCP sends Terminate-Requests
+# nobody acknowledges (about 6 s) before the daemon exits. Every state status shows after
+# the session was up must be `up` or `terminating`, and `terminating` must show.
+test_echo_terminating() {
+	local spid state seen=" " i
+	stop_all
+	ac_start pap || return 1
+	client up wan0 --user alice --password secret1 --keepalive "3 1" >"$PXP_TMP/up.out" 2>&1 ||
+		fail "up failed: $(cat "$PXP_TMP/up.out")" || return 1
+	spid=$(server status isp0 | awk -F': ' '$1 == "pid" { print $2; exit }')
+	kill -STOP "$spid"
+	for ((i = 0; i < 200; i++)); do
+		state=$(client_field state)
+		[ -n "$state" ] || break
+		[[ $seen == *" $state "* ]] || seen="$seen$state "
+		sleep 0.1
+	done
+	kill -CONT "$spid"
+	[ -z "$state" ] || fail "the client still runs 20 s after the AC froze (states:$seen)" || return 1
+	[ "$seen" = " up terminating " ] ||
+		fail "states after the AC froze:$seen, want: up terminating"
+}
+
+# Cases named on the command line run alone: test_lifecycle.sh echo_terminating
+ONLY=" $* "
+case_() { # NAME FUNC
+	[ "$ONLY" = "  " ] || [[ $ONLY == *" ${1#lifecycle/} "* ]] || return 0
+	run_test "$1" "$2"
+}
+
+missing=$(require_cmds ip cmp stat) || {
+	skip_test lifecycle "missing commands:$missing (make deps installs them)"
+	exit 0
+}
+[ -x "$B" ] || {
+	echo "FAIL lifecycle/build: $B is missing (run make)"
+	exit 1
+}
+topo_create pppoe || {
+	echo "FAIL lifecycle/topology: could not build the topology"
+	exit 1
+}
+mkdir -p "$RUN_C" "$RUN_S"
+printf 'alice * secret1 *\n' >"$SECRETS"
+chmod 600 "$SECRETS"
+on_cleanup stop_all
+
+case_ lifecycle/echo_terminating test_echo_terminating
+tests_done
