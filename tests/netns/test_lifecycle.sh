@@ -1,16 +1,20 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# The client daemon's lifecycle around a session: what status says while the link ends.
+# The client daemon's lifecycle around a session: what `up` waits for, what status says
+# while the link ends.
 #
 #   lan ---------- router ================ isp ---------- net
 #   lan0      lan1      wan0    PPPoE    isp0     isp1      net0
 #                       pxp0 100.64.1.2  pxs<N> 100.64.1.1
 #                       (pppoe-xp up)    (pppoe-xp server --dns 198.51.100.53)
 #
-# Cases: echo_terminating (after an echo failure status says `terminating`, not
-# `negotiating`, until the daemon exits). Name cases as arguments to run only those:
-# test_lifecycle.sh echo_terminating
+# Cases: auth_retries (a failed `up` returns only once its daemon is gone: five immediate
+# retries after a wrong password all fail with 19, never "already runs"); persist_failure
+# (with --persist it returns at once, the daemon retrying);
+# echo_terminating (after an echo failure status says `terminating`, not `negotiating`,
+# until the daemon exits). Name cases as arguments to run only those:
+# test_lifecycle.sh auth_retries
 PXP_NS_PREFIX=pxl$$-
 . "$(dirname "$0")/lib.sh"
 
@@ -45,6 +49,37 @@ stop_all() {
 	done
 	sleep 0.2
 	return 0
+}
+
+test_auth_retries() {
+	local i rc pids
+	stop_all
+	ac_start chap || return 1
+	for i in 1 2 3 4 5; do
+		client up wan0 --user alice --password wrong >"$PXP_TMP/up.out" 2>&1
+		rc=$?
+		[ $rc -eq 19 ] || fail "retry $i: exit $rc, want 19: $(cat "$PXP_TMP/up.out")" || return 1
+		! grep -q "already runs" "$PXP_TMP/up.out" ||
+			fail "retry $i found the last daemon still running: $(cat "$PXP_TMP/up.out")" || return 1
+		# Gone means gone: no process left, no XDP program left on the WAN port.
+		pids=$(ip netns pids "$NS_ROUTER")
+		[ -z "$pids" ] || fail "retry $i: up returned while pid $pids still ran" || return 1
+		! ip -n "$NS_ROUTER" link show wan0 | grep -q xdp ||
+			fail "retry $i: up returned with an XDP program still on wan0" || return 1
+	done
+}
+
+# With --persist a failed first attempt returns at once: the daemon goes on trying.
+test_persist_failure() {
+	local rc state
+	stop_all
+	ac_start chap || return 1
+	client up wan0 --user alice --password wrong --persist --holdoff 1 >"$PXP_TMP/up.out" 2>&1
+	rc=$?
+	[ $rc -eq 19 ] || fail "exit $rc, want 19: $(cat "$PXP_TMP/up.out")" || return 1
+	grep -q "still retrying" "$PXP_TMP/up.out" || fail "no retry note: $(cat "$PXP_TMP/up.out")" || return 1
+	state=$(client_field state)
+	[ -n "$state" ] || fail "the --persist daemon is gone after its first failure"
 }
 
 # The AC freezes: three echoes go unanswered (3 s), then LCP sends Terminate-Requests
@@ -94,5 +129,7 @@ printf 'alice * secret1 *\n' >"$SECRETS"
 chmod 600 "$SECRETS"
 on_cleanup stop_all
 
+case_ lifecycle/auth_retries test_auth_retries
+case_ lifecycle/persist_failure test_persist_failure
 case_ lifecycle/echo_terminating test_echo_terminating
 tests_done

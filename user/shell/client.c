@@ -492,7 +492,7 @@ static void attempt_over(struct client *c, uint64_t now, bool was_up, int code, 
 		char msg[DAEMON_MESSAGE_MAX];
 
 		snprintf(msg, sizeof(msg), "%s (still retrying in the background: --persist)", why);
-		daemon_notify(&c->notify_fd, code, msg);
+		daemon_notify_retrying(&c->notify_fd, code, msg);
 		pxp_warn("%s; trying again in %u s", why, c->o->holdoff_s);
 		c->phase = PHASE_HOLDOFF;
 		c->holdoff_until_ms = now + (uint64_t)c->o->holdoff_s * 1000;
