@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # The client daemon's lifecycle around a session: what `up` waits for, what status says
-# while the link ends.
+# while the link ends, and the resolv file it writes and takes back.
 #
 #   lan ---------- router ================ isp ---------- net
 #   lan0      lan1      wan0    PPPoE    isp0     isp1      net0
@@ -13,8 +13,11 @@
 # retries after a wrong password all fail with 19, never "already runs"); persist_failure
 # (with --persist it returns at once, the daemon retrying);
 # echo_terminating (after an echo failure status says `terminating`, not `negotiating`,
-# until the daemon exits). Name cases as arguments to run only those:
-# test_lifecycle.sh auth_retries
+# until the daemon exits); resolv_default (our own RUN_DIR/IFACE.resolv.conf: written, then
+# deleted); resolv_shared (a user's --resolv-file, reached through a symlink: only our
+# marked lines are added and taken back, the rest byte for byte, mode kept, file kept, a
+# kill -9 and restart leaves one set of our lines). Name cases as arguments to run only
+# those: test_lifecycle.sh auth_retries
 PXP_NS_PREFIX=pxl$$-
 . "$(dirname "$0")/lib.sh"
 
@@ -105,6 +108,53 @@ test_echo_terminating() {
 		fail "states after the AC froze:$seen, want: up terminating"
 }
 
+test_resolv_default() {
+	local f=$RUN_C/wan0.resolv.conf
+	stop_all
+	ac_start pap || return 1
+	client up wan0 --user alice --password secret1 --usepeerdns >"$PXP_TMP/up.out" 2>&1 ||
+		fail "up failed: $(cat "$PXP_TMP/up.out")" || return 1
+	grep -qx "nameserver $DNS # pppoe-xp wan0" "$f" || fail "no line for $DNS in $f: $(cat "$f")" || return 1
+	client down wan0 || fail "down failed" || return 1
+	[ ! -e "$f" ] || fail "down left our own $f behind"
+}
+
+# The lines of FILE that are not ours (our marker: "# pppoe-xp wan0").
+others_lines() { sed '/ # pppoe-xp wan0$/d' "$1"; }
+
+test_resolv_shared() {
+	local dir=$PXP_TMP/etc target link ours
+	stop_all
+	ac_start pap || return 1
+	mkdir -p "$dir"
+	target=$dir/resolv.conf.real
+	link=$dir/resolv.conf
+	# Another program's file: a comment, a search line, a nameserver, no final newline.
+	printf '# managed by someone else\nsearch example.net\nnameserver 192.0.2.1\noptions edns0' >"$target"
+	cp "$target" "$PXP_TMP/resolv.orig"
+	chmod 640 "$target"
+	ln -sf resolv.conf.real "$link"
+	client up wan0 --user alice --password secret1 --usepeerdns --resolv-file "$link" \
+		>"$PXP_TMP/up.out" 2>&1 || fail "up failed: $(cat "$PXP_TMP/up.out")" || return 1
+	[ -L "$link" ] || fail "the symlink $link was replaced by a file" || return 1
+	grep -qx "nameserver $DNS # pppoe-xp wan0" "$target" ||
+		fail "our line is missing: $(cat "$target")" || return 1
+	[ "$(stat -c %a "$target")" = 640 ] || fail "mode $(stat -c %a "$target"), want 640" || return 1
+	# Apart from our lines the file is unchanged, to the byte.
+	cmp -s <(others_lines "$target") "$PXP_TMP/resolv.orig" ||
+		fail "other lines changed: $(cat "$target")" || return 1
+	# A crashed daemon's lines are replaced by the next run's, not added to.
+	kill9_and_wait "$(client_field pid)" || fail "the killed client did not die" || return 1
+	client up wan0 --user alice --password secret1 --usepeerdns --resolv-file "$link" \
+		>"$PXP_TMP/up.out" 2>&1 || fail "restart failed: $(cat "$PXP_TMP/up.out")" || return 1
+	ours=$(grep -c ' # pppoe-xp wan0$' "$target")
+	[ "$ours" = 1 ] || fail "$ours lines of ours after a restart, want 1: $(cat "$target")" || return 1
+	client down wan0 || fail "down failed" || return 1
+	[ -L "$link" ] && [ -f "$target" ] || fail "down removed $link or its target" || return 1
+	cmp -s "$target" "$PXP_TMP/resolv.orig" ||
+		fail "after down the file differs from before up: $(od -c "$target" | tail -3)"
+}
+
 # Cases named on the command line run alone: test_lifecycle.sh echo_terminating
 ONLY=" $* "
 case_() { # NAME FUNC
@@ -132,4 +182,6 @@ on_cleanup stop_all
 case_ lifecycle/auth_retries test_auth_retries
 case_ lifecycle/persist_failure test_persist_failure
 case_ lifecycle/echo_terminating test_echo_terminating
+case_ lifecycle/resolv_default test_resolv_default
+case_ lifecycle/resolv_shared test_resolv_shared
 tests_done

@@ -26,6 +26,7 @@
 #include "ppp.h"
 #include "pxp_mtu.h"
 #include "random.h"
+#include "resolv_file.h"
 #include "run_dir.h"
 #include "session_shell.h"
 #include "stats_report.h"
@@ -157,32 +158,23 @@ static void close_stale_session(struct client *c)
 
 /* ------------------------------------------------------------ addresses, DNS */
 
+static void warn_resolv(struct client *c, const char *doing, int err)
+{
+	char path[PATH_MAX];
+
+	resolv_file_path(c->o->resolv_file, c->o->iface, path, sizeof(path));
+	pxp_warn("--usepeerdns: %s %s: %s", doing, path, strerror(-err));
+}
+
 static void resolv_write(struct client *c)
 {
-	char tmp[PATH_MAX + 8];
-	char text[INET_ADDRSTRLEN];
-	FILE *f;
-	int i;
+	int err;
 
 	if (!c->o->usepeerdns || (!c->dns[0] && !c->dns[1]))
 		return;
-	if (pxp_run_dir_create())
-		pxp_warn("cannot create %s", pxp_run_dir());
-	snprintf(tmp, sizeof(tmp), "%s.tmp", c->o->resolv_file);
-	f = fopen(tmp, "we");
-	if (!f) {
-		pxp_warn("--resolv-file %s: %s", tmp, strerror(errno));
-		return;
-	}
-	fprintf(f, "# DNS servers of the PPPoE session on %s, written by pppoe-xp\n", c->o->iface);
-	for (i = 0; i < 2; i++) {
-		if (!c->dns[i])
-			continue;
-		inet_ntop(AF_INET, &c->dns[i], text, sizeof(text));
-		fprintf(f, "nameserver %s\n", text);
-	}
-	if (fclose(f) || rename(tmp, c->o->resolv_file)) {
-		pxp_warn("--resolv-file %s: %s", c->o->resolv_file, strerror(errno));
+	err = resolv_add(c->o->resolv_file, c->o->iface, c->dns);
+	if (err) {
+		warn_resolv(c, "adding our nameserver lines to", err);
 		return;
 	}
 	c->resolv_written = true;
@@ -255,8 +247,12 @@ static void ipv4_down(struct client *c)
 	if (c->route_set)
 		pxp_netlink_del_default_route(c->sh.nl, c->sess.ifindex);
 	shell_session_del_addr(&c->sess);
-	if (c->resolv_written)
-		unlink(c->o->resolv_file);
+	if (c->resolv_written) {
+		int err = resolv_remove(c->o->resolv_file, c->o->iface);
+
+		if (err)
+			warn_resolv(c, "taking our nameserver lines out of", err);
+	}
 	c->route_set = c->resolv_written = false;
 	if (c->phase == PHASE_UP)
 		c->phase = PHASE_LINK;
