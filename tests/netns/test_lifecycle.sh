@@ -11,7 +11,8 @@
 #
 # Cases: auth_retries (a failed `up` returns only once its daemon is gone: five immediate
 # retries after a wrong password all fail with 19, never "already runs"); persist_failure
-# (with --persist it returns at once, the daemon retrying);
+# (with --persist it returns at once, the daemon retrying); server_failure (a failed
+# `server` returns once its daemon is gone);
 # echo_terminating (after an echo failure status says `terminating`, not `negotiating`,
 # until the daemon exits); resolv_default (our own RUN_DIR/IFACE.resolv.conf: written, then
 # deleted); resolv_shared (a user's --resolv-file, reached through a symlink: only our
@@ -70,6 +71,21 @@ test_auth_retries() {
 		! ip -n "$NS_ROUTER" link show wan0 | grep -q xdp ||
 			fail "retry $i: up returned with an XDP program still on wan0" || return 1
 	done
+}
+
+# `server` alike: a start that fails after its daemon opened its sockets (a secrets file
+# that is missing) returns once that daemon is gone.
+test_server_failure() {
+	local rc pids
+	stop_all
+	server server isp0 --local 100.64.1.1 --pool 100.64.1.0/24 --secrets "$PXP_TMP/missing" \
+		>"$PXP_TMP/server.out" 2>&1
+	rc=$?
+	[ $rc -eq 2 ] || fail "exit $rc, want 2: $(cat "$PXP_TMP/server.out")" || return 1
+	grep -q "$PXP_TMP/missing" "$PXP_TMP/server.out" ||
+		fail "message does not name the file: $(cat "$PXP_TMP/server.out")" || return 1
+	pids=$(ip netns pids "$NS_ISP")
+	[ -z "$pids" ] || fail "server returned while pid $pids still ran"
 }
 
 # With --persist a failed first attempt returns at once: the daemon goes on trying.
@@ -180,6 +196,7 @@ chmod 600 "$SECRETS"
 on_cleanup stop_all
 
 case_ lifecycle/auth_retries test_auth_retries
+case_ lifecycle/server_failure test_server_failure
 case_ lifecycle/persist_failure test_persist_failure
 case_ lifecycle/echo_terminating test_echo_terminating
 case_ lifecycle/resolv_default test_resolv_default
