@@ -5,6 +5,7 @@
  */
 #include <arpa/inet.h>
 #include <errno.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -144,6 +145,7 @@ TEST(shared_file)
 	const char *theirs = "# theirs\nnameserver 192.0.2.1";
 	uint32_t dns[PXP_MAX_DNS] = { 0 };
 	char real[64], link[64], buf[256];
+	bool owner_changed;
 	struct stat st;
 
 	inet_pton(AF_INET, "198.51.100.53", &dns[0]);
@@ -151,12 +153,15 @@ TEST(shared_file)
 	snprintf(link, sizeof(link), "%s/resolv.conf", dir);
 	spill(real, theirs);
 	CHECK_EQ(chmod(real, 0640), 0);
+	/* Another owner, where we may give one (as root). */
+	owner_changed = !chown(real, 65534, 65534);
 	CHECK_EQ(symlink("real.conf", link), 0);
 	CHECK_EQ(resolv_add(link, "wan0", dns), 0);
 	CHECK_EQ(lstat(link, &st), 0);
 	CHECK(S_ISLNK(st.st_mode));
 	CHECK_EQ(stat(real, &st), 0);
 	CHECK_EQ(st.st_mode & 07777, 0640);
+	CHECK(!owner_changed || (st.st_uid == 65534 && st.st_gid == 65534));
 	slurp(real, buf, sizeof(buf));
 	CHECK(!strcmp(buf, OURS_53 "# theirs\nnameserver 192.0.2.1"));
 	CHECK_EQ(resolv_remove(link, "wan0"), 0);
