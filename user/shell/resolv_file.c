@@ -168,14 +168,24 @@ static int replace_file(const char *path, const char *iface, const char *text, s
 	return err;
 }
 
+/* A file we create: ours, readable by all (dnsmasq reads it as another user). */
+static void new_file_like(struct stat *like)
+{
+	memset(like, 0, sizeof(*like));
+	like->st_mode = 0644;
+	like->st_uid = getuid();
+	like->st_gid = getgid();
+}
+
 /* Our lines for dns[0..n-1] in place of those already in path (n = 0: only removes). */
 static int edit_shared(const char *path, const char *iface, const uint32_t *dns, unsigned int n)
 {
-	struct stat like = { .st_mode = 0644, .st_uid = getuid(), .st_gid = getgid() };
 	char target[PATH_MAX], *text = NULL, *out = NULL;
+	struct stat like;
 	size_t len = 0;
 	int err, out_len;
 
+	new_file_like(&like);
 	if (realpath(path, target)) {
 		err = read_file(target, &text, &len, &like);
 		if (err)
@@ -192,7 +202,7 @@ static int edit_shared(const char *path, const char *iface, const uint32_t *dns,
 	out = malloc(len + RESOLV_OURS_MAX);
 	if (!out) {
 		err = -ENOMEM;
-		goto out;
+		goto free_bufs;
 	}
 	out_len = resolv_edit(text, len, iface, dns, n, out, len + RESOLV_OURS_MAX);
 	if (out_len < 0)
@@ -201,7 +211,7 @@ static int edit_shared(const char *path, const char *iface, const uint32_t *dns,
 		err = 0; /* nothing changes: leave the file alone */
 	else
 		err = replace_file(target, iface, out, (size_t)out_len, &like);
-out:
+free_bufs:
 	free(out);
 	free(text);
 	return err;
@@ -209,8 +219,8 @@ out:
 
 int resolv_add(const char *shared_path, const char *iface, const uint32_t *dns)
 {
-	const struct stat like = { .st_mode = 0644, .st_uid = getuid(), .st_gid = getgid() };
 	char path[PATH_MAX], text[RESOLV_OURS_MAX];
+	struct stat like;
 	int err, len;
 
 	if (shared_path[0])
@@ -223,6 +233,7 @@ int resolv_add(const char *shared_path, const char *iface, const uint32_t *dns)
 	len = resolv_edit(NULL, 0, iface, dns, PXP_MAX_DNS, text, sizeof(text));
 	if (len < 0)
 		return len;
+	new_file_like(&like);
 	return replace_file(path, iface, text, (size_t)len, &like);
 }
 
