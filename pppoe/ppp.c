@@ -460,6 +460,11 @@ void ppp_close(struct ppp *p, uint64_t now_ms)
 	settle(p);
 }
 
+bool ppp_terminating(const struct ppp *p)
+{
+	return p->link_active && (p->lcp.state == FSM_CLOSING || p->lcp.state == FSM_STOPPING);
+}
+
 static void input_ncp(struct ppp *p, struct fsm *f, const uint8_t *data, size_t len)
 {
 	/* RFC 1661 3.4: NCP packets before the Network phase are silently discarded. */

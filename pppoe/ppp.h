@@ -129,6 +129,12 @@ void ppp_lower_down(struct ppp *p, uint64_t now_ms);
  * once LINK_DOWN was reported (or before ppp_lower_up()).
  */
 void ppp_close(struct ppp *p, uint64_t now_ms);
+/*
+ * LCP is ending the link (our Terminate-Request is out, or the peer's was acknowledged):
+ * PPP_EV_LINK_DOWN follows, whoever began it (ppp_close(), an echo timeout, failed
+ * authentication, the peer).
+ */
+bool ppp_terminating(const struct ppp *p);
 /* One PPP packet of the session (protocol field removed); anything is safe to pass. */
 void ppp_input(struct ppp *p, uint64_t now_ms, uint16_t proto, const uint8_t *data, size_t len);
 /*

@@ -79,7 +79,7 @@ TEST(up_defaults)
 	CHECK_EQ(o.maxfail, PXP_DEFAULT_MAXFAIL);
 	CHECK_EQ(o.mtu, 0);
 	CHECK_EQ(o.common.vlan_id, 0);
-	CHECK(strstr(o.resolv_file, "/wan.resolv.conf") != NULL);
+	CHECK_EQ(o.resolv_file[0], '\0'); /* our own RUN_DIR/wan.resolv.conf */
 }
 
 static int parse_up(char **argv, int argc)
@@ -131,6 +131,7 @@ TEST(up_rejections)
 	char *cpus_zero[] = { "up", "eth0", "--cpus", "0", NULL };
 	char *cpus_many[] = { "up", "eth0", "--cpus", "65", NULL };
 	char *cpus_afxdp[] = { "up", "eth0", "--cpus", "2", "--mode", "afxdp", NULL };
+	char *resolv_relative[] = { "up", "eth0", "--resolv-file", "resolv.conf", NULL };
 
 	CHECK_EQ(parse_up(no_iface, ARGC(no_iface)), -EINVAL);
 	CHECK_EQ(parse_up(two_ifaces, ARGC(two_ifaces)), -EINVAL);
@@ -148,6 +149,7 @@ TEST(up_rejections)
 	CHECK_EQ(parse_up(cpus_zero, ARGC(cpus_zero)), -EINVAL);
 	CHECK_EQ(parse_up(cpus_many, ARGC(cpus_many)), -EINVAL);
 	CHECK_EQ(parse_up(cpus_afxdp, ARGC(cpus_afxdp)), -EINVAL);
+	CHECK_EQ(parse_up(resolv_relative, ARGC(resolv_relative)), -EINVAL);
 }
 
 TEST(server_pool_skips_local_and_ends)

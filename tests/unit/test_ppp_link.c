@@ -256,12 +256,15 @@ TEST(echo_timeout)
 	server.peer = NULL; /* the server's frames no longer arrive */
 	h_run(&client, &server, cut + 3500);
 	CHECK_EQ(h_count(&client, PPP_EV_LINK_DOWN), 0);
+	CHECK(!ppp_terminating(&client.ppp));
 	/* The 3rd unanswered Echo closes LCP; Terminate-Requests go unanswered too. */
 	h_run(&client, &server, cut + 4500);
 	ppp_get_status(&client.ppp, &cs);
 	CHECK(!strcmp(cs.lcp_state, "Closing"));
+	CHECK(ppp_terminating(&client.ppp));
 	h_run(&client, &server, cut + 4500 + 2 * 3000);
 	CHECK_EQ(h_down_reason(&client), PPP_DOWN_ECHO_TIMEOUT);
+	CHECK(!ppp_terminating(&client.ppp));
 	CHECK_EQ(h_count(&client, PPP_EV_IPV4_DOWN), 1);
 	ppp_get_status(&client.ppp, &cs);
 	CHECK(cs.echo_missed >= 3);
@@ -295,9 +298,11 @@ TEST(peer_terminate)
 	struct ppp_status ss;
 
 	CHECK_EQ(up_with(PPP_AUTH_CHAP_MD5), 0);
+	CHECK(!ppp_terminating(&server.ppp));
 	ppp_close(&server.ppp, h_now);
 	ppp_get_status(&server.ppp, &ss);
 	CHECK(!strcmp(ss.phase, "Terminate"));
+	CHECK(ppp_terminating(&server.ppp));
 	h_run(&client, &server, h_now + 10000);
 	CHECK_EQ(h_down_reason(&server), PPP_DOWN_ADMIN);
 	CHECK_EQ(h_down_reason(&client), PPP_DOWN_PEER_TERMINATE);

@@ -14,7 +14,6 @@
 #include "mac.h"
 #include "pxp_maps.h"
 #include "pxp_mtu.h"
-#include "run_dir.h"
 
 #define MAX_VLAN_ID 4094
 
@@ -453,6 +452,9 @@ int config_parse_up(int argc, char **argv, struct client_settings *o)
 			o->usepeerdns = true;
 			break;
 		case OPT_RESOLV_FILE:
+			/* The daemon runs in / (daemon_fork()): a relative path would move. */
+			if (optarg[0] != '/')
+				return bad("--resolv-file", optarg, "must be an absolute path");
 			if (copy_name("--resolv-file", optarg, o->resolv_file,
 				      sizeof(o->resolv_file)))
 				return -EINVAL;
@@ -478,9 +480,6 @@ int config_parse_up(int argc, char **argv, struct client_settings *o)
 		pxp_warn("--user '%s' without --password or --password-file: "
 			 "authenticating with an empty password",
 			 o->user);
-	if (!o->resolv_file[0])
-		snprintf(o->resolv_file, sizeof(o->resolv_file), "%s/%s.resolv.conf", pxp_run_dir(),
-			 o->iface);
 	return 0;
 }
 

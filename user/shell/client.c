@@ -26,6 +26,7 @@
 #include "ppp.h"
 #include "pxp_mtu.h"
 #include "random.h"
+#include "resolv_file.h"
 #include "run_dir.h"
 #include "session_shell.h"
 #include "stats_report.h"
@@ -102,8 +103,8 @@ static void record_update(struct client *c)
 	r->session_id = c->sess.session_id;
 	memcpy(r->ac_mac, c->sess.peer_mac, PXP_ETH_ALEN);
 	memcpy(r->local_mac, c->sh.disc_sock.mac, PXP_ETH_ALEN);
-	snprintf(r->resolv_file, sizeof(r->resolv_file), "%s",
-		 c->resolv_written ? c->o->resolv_file : "");
+	r->resolv_written = c->resolv_written;
+	snprintf(r->resolv_file, sizeof(r->resolv_file), "%s", c->o->resolv_file);
 	err = instance_record_write(c->o->iface, r);
 	if (err)
 		pxp_warn("cannot record this instance in %s: %s", pxp_run_dir(), strerror(-err));
@@ -111,32 +112,23 @@ static void record_update(struct client *c)
 
 /* ------------------------------------------------------------ addresses, DNS */
 
+static void warn_resolv(struct client *c, const char *doing, int err)
+{
+	char path[PATH_MAX];
+
+	resolv_file_path(c->o->resolv_file, c->o->iface, path, sizeof(path));
+	pxp_warn("--usepeerdns: %s %s: %s", doing, path, strerror(-err));
+}
+
 static void resolv_write(struct client *c)
 {
-	char tmp[PATH_MAX + 8];
-	char text[INET_ADDRSTRLEN];
-	FILE *f;
-	int i;
+	int err;
 
 	if (!c->o->usepeerdns || (!c->dns[0] && !c->dns[1]))
 		return;
-	if (pxp_run_dir_create())
-		pxp_warn("cannot create %s", pxp_run_dir());
-	snprintf(tmp, sizeof(tmp), "%s.tmp", c->o->resolv_file);
-	f = fopen(tmp, "we");
-	if (!f) {
-		pxp_warn("--resolv-file %s: %s", tmp, strerror(errno));
-		return;
-	}
-	fprintf(f, "# DNS servers of the PPPoE session on %s, written by pppoe-xp\n", c->o->iface);
-	for (i = 0; i < 2; i++) {
-		if (!c->dns[i])
-			continue;
-		inet_ntop(AF_INET, &c->dns[i], text, sizeof(text));
-		fprintf(f, "nameserver %s\n", text);
-	}
-	if (fclose(f) || rename(tmp, c->o->resolv_file)) {
-		pxp_warn("--resolv-file %s: %s", c->o->resolv_file, strerror(errno));
+	err = resolv_add(c->o->resolv_file, c->o->iface, c->dns);
+	if (err) {
+		warn_resolv(c, "adding our nameserver lines to", err);
 		return;
 	}
 	c->resolv_written = true;
@@ -210,8 +202,12 @@ static void ipv4_down(struct client *c)
 	if (c->route_set)
 		pxp_netlink_del_default_route(c->sh.nl, c->sess.ifindex);
 	shell_session_del_addr(&c->sess);
-	if (c->resolv_written)
-		unlink(c->o->resolv_file);
+	if (c->resolv_written) {
+		int err = resolv_remove(c->o->resolv_file, c->o->iface);
+
+		if (err)
+			warn_resolv(c, "taking our nameserver lines out of", err);
+	}
 	c->route_set = c->resolv_written = false;
 	if (c->phase == PHASE_UP)
 		c->phase = PHASE_LINK;
@@ -448,7 +444,7 @@ static void attempt_over(struct client *c, uint64_t now, bool was_up, int code, 
 		char msg[DAEMON_MESSAGE_MAX];
 
 		snprintf(msg, sizeof(msg), "%s (still retrying in the background: --persist)", why);
-		daemon_notify(&c->notify_fd, code, msg);
+		daemon_notify_retrying(&c->notify_fd, code, msg);
 		pxp_warn("%s; trying again in %u s", why, c->o->holdoff_s);
 		c->phase = PHASE_HOLDOFF;
 		c->holdoff_until_ms = now + (uint64_t)c->o->holdoff_s * 1000;
@@ -585,7 +581,10 @@ static const char *state_name(struct session_shell *sh)
 {
 	struct client *c = client_of(sh);
 
-	return c->sess.closing ? "terminating" : phase_names[c->phase];
+	/* Whoever began it (down, an echo timeout, failed authentication, the AC). */
+	if (c->sess.ppp_active && ppp_terminating(&c->sess.ppp))
+		return "terminating";
+	return phase_names[c->phase];
 }
 
 static void write_status(struct session_shell *sh, FILE *out, bool json)

@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "log.h"
@@ -37,9 +38,16 @@ static void read_report(int fd, struct daemon_report *report)
 	}
 	if (got != sizeof(*report)) {
 		report->code = PXP_EXIT_FATAL;
+		report->ending = true;
 		strcpy(report->message, "the daemon exited before reporting (see syslog)");
 	}
 	report->message[sizeof(report->message) - 1] = '\0';
+}
+
+static void wait_for_exit(pid_t pid)
+{
+	while (waitpid(pid, NULL, 0) < 0 && errno == EINTR)
+		;
 }
 
 int daemon_fork(int *notify_fd, struct daemon_report *report)
@@ -59,6 +67,8 @@ int daemon_fork(int *notify_fd, struct daemon_report *report)
 		close(fds[1]);
 		read_report(fds[0], report);
 		close(fds[0]);
+		if (report->ending)
+			wait_for_exit(pid);
 		return 1;
 	}
 	close(fds[0]);
@@ -71,9 +81,9 @@ int daemon_fork(int *notify_fd, struct daemon_report *report)
 	return 0;
 }
 
-void daemon_notify(int *notify_fd, int code, const char *message)
+static void notify(int *notify_fd, int code, bool ending, const char *message)
 {
-	struct daemon_report report = { .code = code };
+	struct daemon_report report = { .code = code, .ending = ending };
 	ssize_t n;
 
 	if (*notify_fd < 0)
@@ -84,6 +94,16 @@ void daemon_notify(int *notify_fd, int code, const char *message)
 	} while (n < 0 && errno == EINTR);
 	close(*notify_fd);
 	*notify_fd = -1;
+}
+
+void daemon_notify(int *notify_fd, int code, const char *message)
+{
+	notify(notify_fd, code, code != PXP_EXIT_OK, message);
+}
+
+void daemon_notify_retrying(int *notify_fd, int code, const char *message)
+{
+	notify(notify_fd, code, false, message);
 }
 
 const char *pxp_exit_name(int code)

@@ -8,6 +8,7 @@
 #ifndef PXP_DAEMON_H
 #define PXP_DAEMON_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 enum pxp_exit {
@@ -28,19 +29,27 @@ enum pxp_exit {
 #define DAEMON_MESSAGE_MAX 240
 
 struct daemon_report {
-	int code; /* enum pxp_exit */
+	int code;    /* enum pxp_exit */
+	bool ending; /* the daemon exits after this report: the parent waits for that */
 	char message[DAEMON_MESSAGE_MAX];
 };
 
 /*
  * Forks. In the child (returns 0): a new session, stdio on /dev/null, cwd /, logging to
  * syslog, *notify_fd set for daemon_notify(). In the parent (returns 1): waits for the
- * child's report and fills *report (a child that dies silently reports PXP_EXIT_FATAL).
- * -errno if the fork failed.
+ * child's report and fills *report (a child that dies silently reports PXP_EXIT_FATAL);
+ * after a report of an ending daemon, also for the child's exit, so that a retry at once
+ * finds neither its control socket nor its data path. -errno if the fork failed.
  */
 int daemon_fork(int *notify_fd, struct daemon_report *report);
-/* Tells the waiting parent the outcome once; *notify_fd becomes -1. No-op if already -1. */
+/*
+ * Tells the waiting parent the outcome once; *notify_fd becomes -1. No-op if already -1.
+ * PXP_EXIT_OK: the daemon runs on; any other code: the daemon is ending, and the parent
+ * returns once it has exited.
+ */
 void daemon_notify(int *notify_fd, int code, const char *message);
+/* A failure after which the daemon goes on in the background (--persist): no waiting. */
+void daemon_notify_retrying(int *notify_fd, int code, const char *message);
 
 const char *pxp_exit_name(int code);
 

@@ -14,6 +14,7 @@
 #include "mac.h"
 #include "pppoe_tags.h"
 #include "raw_socket.h"
+#include "resolv_file.h"
 #include "run_dir.h"
 #include "status.h"
 
@@ -52,6 +53,7 @@ static const struct field fields[] = {
 	FIELD("session_id", FIELD_NUM, session_id),
 	FIELD("ac_mac", FIELD_MAC, ac_mac),
 	FIELD("local_mac", FIELD_MAC, local_mac),
+	FIELD("resolv_written", FIELD_NUM, resolv_written),
 	FIELD("resolv_file", FIELD_TEXT, resolv_file),
 };
 
@@ -301,9 +303,10 @@ int instance_clean_stale(const char *iface, bool *found)
 		pxp_info("pppoe-xp (pid %d) on %s is dead: removing what it left", r.pid, iface);
 		send_stale_padt(iface, &r);
 		err = pxp_dp_remove_owned(&r.dp);
-		/* The resolv file is ours whole, as ipv4_down() in client.c removes it. */
-		if (r.resolv_file[0] && !unlink(r.resolv_file))
-			pxp_info("removed %s", r.resolv_file);
+		/* Our lines only, as ipv4_down() in client.c takes them out. */
+		if (r.resolv_written && !resolv_remove(r.resolv_file, iface))
+			pxp_info("took our nameserver lines out of %s",
+				 r.resolv_file[0] ? r.resolv_file : "our resolv file");
 	}
 	if (err && err != -EBADMSG) {
 		/* The record stays: a later `down` or `up` finishes the job. */

@@ -32,7 +32,8 @@ struct instance_record {
 	uint16_t session_id;	       /* the open PPPoE session; 0 = none */
 	uint8_t ac_mac[PXP_ETH_ALEN];  /* its AC */
 	uint8_t local_mac[PXP_ETH_ALEN]; /* our WAN port's MAC */
-	char resolv_file[PATH_MAX];	 /* written with --usepeerdns; "" = none */
+	uint16_t resolv_written;	 /* 1: our nameserver lines are in a resolv file */
+	char resolv_file[PATH_MAX];	 /* --resolv-file's shared file; "" = our own file */
 };
 
 /* This process as a record (pid, start time, network namespace), the rest empty. */

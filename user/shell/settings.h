@@ -56,7 +56,8 @@ struct client_settings {
 	unsigned int holdoff_s;
 	bool defaultroute;
 	bool usepeerdns;
-	char resolv_file[PATH_MAX];
+	char resolv_file[PATH_MAX]; /* a shared file: only our lines; "" = our own (resolv_file.h)
+				     */
 	uint8_t vlan_pcp;
 };
 
