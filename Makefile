@@ -115,6 +115,20 @@ $(LIB): $(LIB_OBJS)
 	$(call msg,AR,$@)
 	$(Q)rm -f $@ && ar rcs $@ $^
 
+# What --version prints: VERSION, and the git describe of the tree when built from git.
+# main.o is rebuilt when that changes, not on every make.
+VERSION := 0.1
+GIT_DESCRIBE := $(shell git describe --tags --always --dirty 2>/dev/null)
+PXP_VERSION := $(VERSION)$(if $(GIT_DESCRIBE), (git $(GIT_DESCRIBE)))
+
+.PHONY: FORCE
+$(O)/version.txt: FORCE
+	@mkdir -p $(@D)
+	@echo '$(PXP_VERSION)' | cmp -s - $@ || echo '$(PXP_VERSION)' >$@
+
+$(O)/user/cli/main.o: $(O)/version.txt
+$(O)/user/cli/main.o: ALL_CFLAGS += -DPXP_VERSION='"$(PXP_VERSION)"'
+
 $(BIN): $(O)/user/cli/main.o $(LIB)
 	$(call msg,LD,$@)
 	$(Q)$(CC) $(ALL_CFLAGS) $^ $(LDLIBS) -o $@

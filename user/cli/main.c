@@ -19,14 +19,15 @@
 #include "discover.h"
 #include "event_loop.h"
 #include "log.h"
+#include "options.h"
 #include "run_dir.h"
 #include "server.h"
 #include "stats_report.h"
 
 struct command {
 	const char *name;
-	const char *usage;
-	const char *help;
+	const char *help;		   /* one line */
+	const struct cli_options *options; /* NULL for help */
 	int (*run)(int argc, char **argv);
 };
 
@@ -329,49 +330,53 @@ static int cmd_discover(int argc, char **argv)
 }
 
 static const struct command commands[] = {
-	{ "up",
-	  "IFACE [--user U] [--password P | --password-file F] [--ac NAME] [--service NAME]\n"
-	  "      [--ac-mac MAC] [--host-uniq HEX] [--mtu N] [--ifname NAME]\n"
-	  "      [--padi-attempts N] [--padi-timeout S]\n"
-	  "      [--keepalive \"INTERVAL FAILURES\"] [--keepalive-adaptive] [--persist]\n"
-	  "      [--maxfail N] [--holdoff S]\n"
-	  "      [--ipv6] [--defaultroute] [--usepeerdns] [--resolv-file F]\n"
-	  "      [--vlan ID [--vlan-pcp N]] [--foreground] [--mode auto|xdp|afxdp|generic]\n"
-	  "      [--cpus N] [--debug]",
-	  "start a PPPoE session on IFACE; returns once IPCP is open", cmd_up },
-	{ "down", "IFACE", "end the session on IFACE (LCP Terminate, then PADT)", cmd_down },
-	{ "status", "[IFACE] [--json]", "show the session(s): state, addresses, counters",
+	{ "up", "start a PPPoE session on IFACE; returns once IPCP is open", &config_up_options,
+	  cmd_up },
+	{ "down", "end the session on IFACE (LCP Terminate, then PADT)", &config_down_options,
+	  cmd_down },
+	{ "status", "show the session(s): state, addresses, counters", &config_status_options,
 	  cmd_status },
-	{ "stats", "[IFACE] [--watch] [--interval SECONDS] [--json]",
-	  "data path counters per queue; --watch: live rates (packets/s, bits/s)", cmd_stats },
-	{ "discover", "IFACE [--timeout S] [--vlan ID]",
-	  "list the access concentrators and services on IFACE", cmd_discover },
-	{ "server",
-	  "IFACE --local IP --pool CIDR [--ac-name NAME] [--service NAME]\n"
-	  "      [--auth pap|chap|mschapv2|none] [--secrets FILE] [--max-sessions N]\n"
-	  "      [--dns IP]... [--keepalive \"INTERVAL FAILURES\"] [--ipv6] [--vlan ID]\n"
-	  "      [--mode auto|xdp|afxdp|generic] [--cpus N] [--foreground] [--debug]",
-	  "run a PPPoE access concentrator on IFACE", cmd_server },
-	{ "help", "", "show this help", cmd_help },
+	{ "stats", "data path counters per queue; --watch: live rates (packets/s, bits/s)",
+	  &config_stats_options, cmd_stats },
+	{ "discover", "list the access concentrators and services on IFACE",
+	  &config_discover_options, cmd_discover },
+	{ "server", "run a PPPoE access concentrator on IFACE", &config_server_options,
+	  cmd_server },
+	{ "help", "show this help", NULL, cmd_help },
 };
 
 #define N_COMMANDS (sizeof(commands) / sizeof(commands[0]))
 
 static int cmd_help(int argc, char **argv)
 {
-	size_t i;
+	const struct command *c;
 
 	(void)argc;
 	(void)argv;
-	printf("usage: pppoe-xp COMMAND ...\n\n");
-	for (i = 0; i < N_COMMANDS; i++)
-		printf("  %-9s %s\n      %s\n\n", commands[i].name, commands[i].help,
-		       commands[i].usage);
-	printf("Exit codes: 0 ok, 1 fatal, 2 bad option, 4 data path unavailable, 5 stopped,\n"
+	printf("usage: pppoe-xp COMMAND [ARGS] [options]\n"
+	       "       pppoe-xp COMMAND --help    the command's options and their defaults\n"
+	       "       pppoe-xp --version\n\n");
+	for (c = commands; c < commands + N_COMMANDS; c++)
+		printf("  %-9s %-8s %s\n", c->name, c->options ? c->options->operands : "",
+		       c->help);
+	printf("\nExit codes: 0 ok, 1 fatal, 2 bad option, 4 data path unavailable, 5 stopped,\n"
 	       "8 no PADO/PADS, 10 negotiation or IPCP failed, 15 link dead (echo),\n"
 	       "16 the AC ended the session, 17 loopback, 19 authentication failed.\n"
-	       "See docs/operation.md.\n");
+	       "See pppoe-xp(8) and docs/operation.md.\n");
 	return PXP_EXIT_OK;
+}
+
+/* The COMMANDS section of pppoe-xp(8), which the build puts into dist/pppoe-xp.8.in. */
+static void print_man_commands(void)
+{
+	const struct command *c;
+
+	for (c = commands; c < commands + N_COMMANDS; c++) {
+		if (!c->options)
+			continue;
+		printf(".SS \"%s %s\"\n%s.\n", c->name, c->options->operands, c->help);
+		cli_print_man(c->options, stdout);
+	}
 }
 
 int main(int argc, char **argv)
@@ -384,9 +389,25 @@ int main(int argc, char **argv)
 	}
 	if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help"))
 		return cmd_help(0, NULL);
-	for (i = 0; i < N_COMMANDS; i++)
-		if (!strcmp(argv[1], commands[i].name))
-			return commands[i].run(argc - 1, argv + 1);
+	if (!strcmp(argv[1], "-V") || !strcmp(argv[1], "--version")) {
+		printf("pppoe-xp %s\n", PXP_VERSION);
+		return PXP_EXIT_OK;
+	}
+	if (!strcmp(argv[1], "--man-commands")) { /* for the build, not for users */
+		print_man_commands();
+		return PXP_EXIT_OK;
+	}
+	for (i = 0; i < N_COMMANDS; i++) {
+		const struct command *c = &commands[i];
+
+		if (strcmp(argv[1], c->name))
+			continue;
+		if (c->options && cli_wants_help(argc - 1, argv + 1, c->options)) {
+			cli_print_help(c->options, c->help, stdout);
+			return PXP_EXIT_OK;
+		}
+		return c->run(argc - 1, argv + 1);
+	}
 	pxp_err("unknown command '%s' (pppoe-xp help)", argv[1]);
 	return PXP_EXIT_OPTION;
 }
