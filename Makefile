@@ -6,7 +6,7 @@
 #   make            build everything into build/
 #   make deps       install the Debian packages the build, tests, demo and bench need
 #   make check      every test tier; ends with one line "N passed, N failed, N skipped"
-#   make check-fast unit and bpf tiers only
+#   make check-fast rooms, unit, dist (--help, man page, install) and bpf tiers only
 #   make demo       a whole PPPoE session and traffic through it, in network namespaces
 #   make bench      the open benchmark (bench/run)
 #   V=1             show commands
@@ -91,8 +91,10 @@ TOOL_BINS := $(patsubst %.c,$(O)/%,$(wildcard tests/tools/*.c))
 FUZZ_BINS := $(patsubst %.c,$(O)/%,$(wildcard tests/fuzz/fuzz_*.c))
 TEST_BINS := $(UNIT_BINS) $(BPF_TEST_BINS) $(TOOL_BINS)
 
+MAN := $(O)/pppoe-xp.8
+
 .PHONY: all
-all: $(BIN) $(BPF_OBJS) $(TEST_BINS)
+all: $(BIN) $(MAN) $(BPF_OBJS) $(TEST_BINS)
 
 # bpf/ and the benchmark's bench/veth_hop.bpf.c alike.
 $(O)/%.bpf.o: %.bpf.c
@@ -132,6 +134,16 @@ $(O)/user/cli/main.o: ALL_CFLAGS += -DPXP_VERSION='"$(PXP_VERSION)"'
 $(BIN): $(O)/user/cli/main.o $(LIB)
 	$(call msg,LD,$@)
 	$(Q)$(CC) $(ALL_CFLAGS) $^ $(LDLIBS) -o $@
+
+# The man page: the prose of dist/pppoe-xp.8.in around the options the binary's tables hold,
+# so that an option is written once. A cross build runs a native build's binary instead:
+# make MAN_GEN=path/to/native/pppoe-xp.
+MAN_GEN ?= $(BIN)
+$(MAN): dist/pppoe-xp.8.in $(BIN)
+	$(call msg,MAN,$@)
+	$(Q)$(MAN_GEN) --man-sections >$@.sections
+	$(Q)sed -e 's/@VERSION@/$(VERSION)/' -e '/^@SECTIONS@$$/{r $@.sections' -e 'd;}' $< >$@
+	$(Q)rm -f $@.sections
 
 $(O)/tests/%: $(O)/tests/%.o $(LIB)
 	$(call msg,LD,$@)
@@ -176,11 +188,11 @@ deps:
 .PHONY: check check-fast demo bench
 check: deps
 	$(Q)$(MAKE) --no-print-directory all $(FUZZ_BINS)
-	$(Q)tests/run.sh format rooms unit fuzz bpf netns interop
+	$(Q)tests/run.sh format rooms unit dist fuzz bpf netns interop
 
 check-fast: deps
 	$(Q)$(MAKE) --no-print-directory all
-	$(Q)tests/run.sh rooms unit bpf
+	$(Q)tests/run.sh rooms unit dist bpf
 
 demo: deps
 	$(Q)$(MAKE) --no-print-directory all
@@ -190,8 +202,9 @@ bench: deps
 	$(Q)$(MAKE) --no-print-directory all
 	$(Q)bench/run $(BENCH_ARGS)
 
-.PHONY: check-unit check-fuzz check-bpf check-netns check-interop check-format check-rooms
-check-unit check-bpf check-netns check-interop check-format check-rooms: all
+.PHONY: check-unit check-fuzz check-bpf check-netns check-interop check-format check-rooms \
+	check-dist
+check-unit check-bpf check-netns check-interop check-format check-rooms check-dist: all
 	$(Q)tests/run.sh $(patsubst check-%,%,$@)
 check-fuzz: $(FUZZ_BINS)
 	$(Q)tests/run.sh fuzz

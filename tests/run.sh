@@ -7,7 +7,7 @@
 # A program that exits non-zero without a FAIL line, or that reports nothing, counts as a
 # failure of its own. Ends with the line "N passed, N failed, N skipped"; exits 1 on failure.
 #
-# usage: tests/run.sh TIER...   (format rooms unit fuzz bpf netns interop)
+# usage: tests/run.sh TIER...   (format rooms unit dist fuzz bpf netns interop)
 set -u
 cd "$(dirname "$0")/.." || exit 2
 
@@ -100,6 +100,15 @@ tier_bpf() {
 	done
 }
 
+# What a user or a packager meets: --help, --version, the man page, make install.
+tier_dist() {
+	local t
+	for t in tests/dist/test_*.sh; do
+		[ -f "$t" ] || continue
+		run_one "dist/$(basename "$t" .sh)" 300 bash "$t"
+	done
+}
+
 tier_netns() {
 	local t
 	for t in tests/netns/test_*.sh; do
@@ -118,9 +127,9 @@ tier_interop() {
 
 for tier in "$@"; do
 	case $tier in
-	format | rooms | unit | fuzz | bpf | netns | interop) "tier_$tier" ;;
+	format | rooms | unit | dist | fuzz | bpf | netns | interop) "tier_$tier" ;;
 	*)
-		echo "tests/run.sh: unknown tier '$tier' (format unit fuzz bpf netns interop)" >&2
+		echo "tests/run.sh: unknown tier '$tier' (format rooms unit dist fuzz bpf netns interop)" >&2
 		exit 2
 		;;
 	esac

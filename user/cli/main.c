@@ -347,9 +347,13 @@ static const struct command commands[] = {
 
 #define N_COMMANDS (sizeof(commands) / sizeof(commands[0]))
 
+/* The exit codes are those pxp_exit_name() names, all below this. */
+#define MAX_EXIT_CODE 31
+
 static int cmd_help(int argc, char **argv)
 {
 	const struct command *c;
+	int code;
 
 	(void)argc;
 	(void)argv;
@@ -359,24 +363,32 @@ static int cmd_help(int argc, char **argv)
 	for (c = commands; c < commands + N_COMMANDS; c++)
 		printf("  %-9s %-8s %s\n", c->name, c->options ? c->options->operands : "",
 		       c->help);
-	printf("\nExit codes: 0 ok, 1 fatal, 2 bad option, 4 data path unavailable, 5 stopped,\n"
-	       "8 no PADO/PADS, 10 negotiation or IPCP failed, 15 link dead (echo),\n"
-	       "16 the AC ended the session, 17 loopback, 19 authentication failed.\n"
-	       "See pppoe-xp(8) and docs/operation.md.\n");
+	printf("\nExit codes:\n");
+	for (code = 0; code <= MAX_EXIT_CODE; code++)
+		if (strcmp(pxp_exit_name(code), "unknown"))
+			printf("  %2d  %s\n", code, pxp_exit_name(code));
+	printf("\nSee pppoe-xp(8) and docs/operation.md.\n");
 	return PXP_EXIT_OK;
 }
 
-/* The COMMANDS section of pppoe-xp(8), which the build puts into dist/pppoe-xp.8.in. */
-static void print_man_commands(void)
+/* The sections of pppoe-xp(8) made from the tables, for the build to put into its prose. */
+static void print_man_sections(void)
 {
 	const struct command *c;
+	int code;
 
+	printf(".SH COMMANDS\n");
 	for (c = commands; c < commands + N_COMMANDS; c++) {
 		if (!c->options)
 			continue;
 		printf(".SS \"%s %s\"\n%s.\n", c->name, c->options->operands, c->help);
 		cli_print_man(c->options, stdout);
 	}
+	printf(".SH \"EXIT STATUS\"\n"
+	       "They follow pppd's where one fits; docs/operation.md says more of each.\n");
+	for (code = 0; code <= MAX_EXIT_CODE; code++)
+		if (strcmp(pxp_exit_name(code), "unknown"))
+			printf(".TP\n.B %d\n%s\n", code, pxp_exit_name(code));
 }
 
 int main(int argc, char **argv)
@@ -393,8 +405,8 @@ int main(int argc, char **argv)
 		printf("pppoe-xp %s\n", PXP_VERSION);
 		return PXP_EXIT_OK;
 	}
-	if (!strcmp(argv[1], "--man-commands")) { /* for the build, not for users */
-		print_man_commands();
+	if (!strcmp(argv[1], "--man-sections")) { /* for the build, not for users */
+		print_man_sections();
 		return PXP_EXIT_OK;
 	}
 	for (i = 0; i < N_COMMANDS; i++) {
