@@ -7,6 +7,7 @@
 #   make deps       install the Debian packages the build, tests, demo and bench need
 #   make check      every test tier; ends with one line "N passed, N failed, N skipped"
 #   make check-fast rooms, unit, dist (--help, man page, install) and bpf tiers only
+#   make install    PREFIX (/usr/local), DESTDIR; make uninstall
 #   make demo       a whole PPPoE session and traffic through it, in network namespaces
 #   make bench      the open benchmark (bench/run)
 #   V=1             show commands
@@ -163,6 +164,36 @@ $(O)/tests/fuzz/%: tests/fuzz/%.c $(FUZZ_LIB_SRCS) $(wildcard pppoe/*.h include/
 
 -include $(shell find $(O) -name '*.d' 2>/dev/null)
 -include $(wildcard */module.mk tests/*/module.mk)
+
+# ---- install ------------------------------------------------------------------------
+# make install [PREFIX=/usr/local] [DESTDIR=staging]: the binary, the man page, the systemd
+# unit template pppoe-xp@.service and the configuration directory (root's only; the unit
+# reads IFACE.conf there). make uninstall removes them again but keeps the directory while
+# it holds a configuration.
+PREFIX ?= /usr/local
+SBINDIR ?= $(PREFIX)/sbin
+MANDIR ?= $(PREFIX)/share/man
+SYSTEMD_UNITDIR ?= $(PREFIX)/lib/systemd/system
+SYSCONFDIR ?= /etc
+INSTALL ?= install
+UNIT := pppoe-xp@.service
+
+.PHONY: install uninstall
+install: $(BIN) $(MAN)
+	$(Q)$(INSTALL) -d -m 0755 $(DESTDIR)$(SBINDIR) $(DESTDIR)$(MANDIR)/man8 \
+		$(DESTDIR)$(SYSTEMD_UNITDIR)
+	$(Q)$(INSTALL) -m 0755 $(BIN) $(DESTDIR)$(SBINDIR)/pppoe-xp
+	$(Q)$(INSTALL) -m 0644 $(MAN) $(DESTDIR)$(MANDIR)/man8/pppoe-xp.8
+	$(Q)sed -e 's|@SBINDIR@|$(SBINDIR)|g' -e 's|@SYSCONFDIR@|$(SYSCONFDIR)|g' \
+		dist/$(UNIT).in >$(O)/$(UNIT)
+	$(Q)$(INSTALL) -m 0644 $(O)/$(UNIT) $(DESTDIR)$(SYSTEMD_UNITDIR)/$(UNIT)
+	$(Q)$(INSTALL) -d -m 0700 $(DESTDIR)$(SYSCONFDIR)/pppoe-xp
+
+uninstall:
+	$(Q)rm -f $(DESTDIR)$(SBINDIR)/pppoe-xp $(DESTDIR)$(MANDIR)/man8/pppoe-xp.8 \
+		$(DESTDIR)$(SYSTEMD_UNITDIR)/$(UNIT)
+	$(Q)if [ -d $(DESTDIR)$(SYSCONFDIR)/pppoe-xp ]; then \
+		rmdir --ignore-fail-on-non-empty $(DESTDIR)$(SYSCONFDIR)/pppoe-xp; fi
 
 # ---- set-up -------------------------------------------------------------------------
 DEB_PACKAGES := make gcc clang llvm libbpf-dev libxdp-dev bpftool libelf-dev zlib1g-dev \

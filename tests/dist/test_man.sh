@@ -60,7 +60,7 @@ test_man() {
 		section=$(awk -v c="$c" '/^   [^ ]/ { on = ($1 == c) } /^[^ ]/ { on = 0 } on' <<<"$text")
 		[ -n "$section" ] || { missing+=" (no section for $c)"; continue; }
 		for o in $(help_options "$c"); do
-			grep -qF -- "$o" <<<"$section" || missing+=" $c$o"
+			grep -qF -- "$o" <<<"$section" || missing+=" $c $o"
 			n=$((n + 1))
 		done
 	done
