@@ -20,6 +20,7 @@
 #include "event_loop.h"
 #include "log.h"
 #include "options.h"
+#include "preflight.h"
 #include "run_dir.h"
 #include "server.h"
 #include "stats_report.h"
@@ -29,6 +30,7 @@ struct command {
 	const char *help;		   /* one line */
 	const struct cli_options *options; /* NULL for help */
 	int (*run)(int argc, char **argv);
+	bool needs_root; /* raw sockets, XDP, netlink, or the root-only run directory */
 };
 
 static int cmd_help(int argc, char **argv);
@@ -45,6 +47,12 @@ static int report_outcome(const char *what, const struct daemon_report *r)
 	return r->code;
 }
 
+/* A failed preflight's exit code: on a down link discovery cannot succeed. */
+static int preflight_exit(int err)
+{
+	return err == -ENETDOWN ? PXP_EXIT_NO_PADO : PXP_EXIT_FATAL;
+}
+
 static int cmd_up(int argc, char **argv)
 {
 	struct daemon_report report;
@@ -56,6 +64,11 @@ static int cmd_up(int argc, char **argv)
 		return PXP_EXIT_OPTION;
 	}
 	pxp_log_set_level(o.common.log_level);
+	err = preflight_iface(o.iface, o.persist ? PREFLIGHT_LINK_WARN : PREFLIGHT_LINK_UP);
+	if (err) {
+		client_settings_wipe(&o);
+		return preflight_exit(err);
+	}
 	if (!o.common.foreground) {
 		err = daemon_fork(&notify_fd, &report);
 		if (err < 0) {
@@ -83,6 +96,9 @@ static int cmd_server(int argc, char **argv)
 	if (config_parse_server(argc, argv, &o))
 		return PXP_EXIT_OPTION;
 	pxp_log_set_level(o.common.log_level);
+	err = preflight_iface(o.iface, PREFLIGHT_LINK_ANY);
+	if (err)
+		return preflight_exit(err);
 	if (!o.common.foreground) {
 		err = daemon_fork(&notify_fd, &report);
 		if (err < 0) {
@@ -171,6 +187,8 @@ static int cmd_status(int argc, char **argv)
 	err = control_for_each(status_one, &all);
 	if (o.json)
 		fputs("]\n", stdout);
+	else if (!err && !all.count)
+		puts("no sessions");
 	if (err) {
 		pxp_err("listing %s: %s", pxp_run_dir(), strerror(-err));
 		return PXP_EXIT_FATAL;
@@ -321,6 +339,9 @@ static int cmd_discover(int argc, char **argv)
 
 	if (config_parse_discover(argc, argv, &o))
 		return PXP_EXIT_OPTION;
+	err = preflight_iface(o.iface, PREFLIGHT_LINK_UP);
+	if (err)
+		return preflight_exit(err);
 	err = discover_run(&o, stdout);
 	if (err == -ENOENT) {
 		fprintf(stderr, "pppoe-xp: no access concentrator answered on %s\n", o.iface);
@@ -331,18 +352,18 @@ static int cmd_discover(int argc, char **argv)
 
 static const struct command commands[] = {
 	{ "up", "start a PPPoE session on IFACE; returns once IPCP is open", &config_up_options,
-	  cmd_up },
+	  cmd_up, true },
 	{ "down", "end the session on IFACE (LCP Terminate, then PADT)", &config_down_options,
-	  cmd_down },
+	  cmd_down, true },
 	{ "status", "show the session(s): state, addresses, counters", &config_status_options,
-	  cmd_status },
+	  cmd_status, true },
 	{ "stats", "data path counters per queue; --watch: live rates (packets/s, bits/s)",
-	  &config_stats_options, cmd_stats },
+	  &config_stats_options, cmd_stats, true },
 	{ "discover", "list the access concentrators and services on IFACE",
-	  &config_discover_options, cmd_discover },
-	{ "server", "run a PPPoE access concentrator on IFACE", &config_server_options,
-	  cmd_server },
-	{ "help", "show this help", NULL, cmd_help },
+	  &config_discover_options, cmd_discover, true },
+	{ "server", "run a PPPoE access concentrator on IFACE", &config_server_options, cmd_server,
+	  true },
+	{ "help", "show this help", NULL, cmd_help, false },
 };
 
 #define N_COMMANDS (sizeof(commands) / sizeof(commands[0]))
@@ -417,6 +438,10 @@ int main(int argc, char **argv)
 		if (c->options && cli_wants_help(argc - 1, argv + 1, c->options)) {
 			cli_print_help(c->options, c->help, stdout);
 			return PXP_EXIT_OK;
+		}
+		if (c->needs_root && geteuid()) {
+			pxp_err("%s: must run as root", c->name);
+			return PXP_EXIT_FATAL;
 		}
 		return c->run(argc - 1, argv + 1);
 	}
