@@ -100,30 +100,19 @@ tier_bpf() {
 	done
 }
 
+# run_scripts TIER LIMIT: each tests/TIER/test_*.sh is one test program.
+run_scripts() {
+	local t
+	for t in tests/"$1"/test_*.sh; do
+		[ -f "$t" ] || continue
+		run_one "$1/$(basename "$t" .sh)" "$2" bash "$t"
+	done
+}
+
 # What a user or a packager meets: --help, --version, the man page, make install.
-tier_dist() {
-	local t
-	for t in tests/dist/test_*.sh; do
-		[ -f "$t" ] || continue
-		run_one "dist/$(basename "$t" .sh)" 300 bash "$t"
-	done
-}
-
-tier_netns() {
-	local t
-	for t in tests/netns/test_*.sh; do
-		[ -f "$t" ] || continue
-		run_one "netns/$(basename "$t" .sh)" 1800 bash "$t"
-	done
-}
-
-tier_interop() {
-	local t
-	for t in tests/interop/test_*.sh; do
-		[ -f "$t" ] || continue
-		run_one "interop/$(basename "$t" .sh)" 1500 bash "$t"
-	done
-}
+tier_dist() { run_scripts dist 300; }
+tier_netns() { run_scripts netns 1800; }
+tier_interop() { run_scripts interop 1500; }
 
 for tier in "$@"; do
 	case $tier in
