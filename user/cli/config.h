@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Command-line options of the daemon's subcommands, parsed and validated into one options
- * struct per subcommand. Every rejection names the option and the bad value, e.g.
+ * Command-line options of the daemon's subcommands, declared once per subcommand in a
+ * table (options.h: getopt, --help and the man page come from it), parsed and validated into
+ * one options struct per subcommand. Every rejection names the option and the bad value, e.g.
  * "--mtu 1600: must be between 576 and 1500". Option names follow pppd and OpenWrt.
  *
  * Concurrency: called once at start-up.

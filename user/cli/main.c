@@ -368,8 +368,13 @@ static const struct command commands[] = {
 
 #define N_COMMANDS (sizeof(commands) / sizeof(commands[0]))
 
-/* The exit codes are those pxp_exit_name() names, all below this. */
+/* The exit codes are those pxp_exit_name() names (daemon.h), all below this. */
 #define MAX_EXIT_CODE 31
+
+static bool exit_code_named(int code)
+{
+	return strcmp(pxp_exit_name(code), "unknown");
+}
 
 static int cmd_help(int argc, char **argv)
 {
@@ -386,7 +391,7 @@ static int cmd_help(int argc, char **argv)
 		       c->help);
 	printf("\nExit codes:\n");
 	for (code = 0; code <= MAX_EXIT_CODE; code++)
-		if (strcmp(pxp_exit_name(code), "unknown"))
+		if (exit_code_named(code))
 			printf("  %2d  %s\n", code, pxp_exit_name(code));
 	printf("\nSee pppoe-xp(8) and docs/operation.md.\n");
 	return PXP_EXIT_OK;
@@ -408,7 +413,7 @@ static void print_man_sections(void)
 	printf(".SH \"EXIT STATUS\"\n"
 	       "They follow pppd's where one fits; docs/operation.md says more of each.\n");
 	for (code = 0; code <= MAX_EXIT_CODE; code++)
-		if (strcmp(pxp_exit_name(code), "unknown"))
+		if (exit_code_named(code))
 			printf(".TP\n.B %d\n%s\n", code, pxp_exit_name(code));
 }
 
