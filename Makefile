@@ -6,7 +6,8 @@
 #   make            build everything into build/
 #   make deps       install the Debian packages the build, tests, demo and bench need
 #   make check      every test tier; ends with one line "N passed, N failed, N skipped"
-#   make check-fast unit and bpf tiers only
+#   make check-fast rooms, unit, dist (--help, man page, install) and bpf tiers only
+#   make install    PREFIX (/usr/local), DESTDIR; make uninstall
 #   make demo       a whole PPPoE session and traffic through it, in network namespaces
 #   make bench      the open benchmark (bench/run)
 #   V=1             show commands
@@ -91,8 +92,10 @@ TOOL_BINS := $(patsubst %.c,$(O)/%,$(wildcard tests/tools/*.c))
 FUZZ_BINS := $(patsubst %.c,$(O)/%,$(wildcard tests/fuzz/fuzz_*.c))
 TEST_BINS := $(UNIT_BINS) $(BPF_TEST_BINS) $(TOOL_BINS)
 
+MAN := $(O)/pppoe-xp.8
+
 .PHONY: all
-all: $(BIN) $(BPF_OBJS) $(TEST_BINS)
+all: $(BIN) $(MAN) $(BPF_OBJS) $(TEST_BINS)
 
 # bpf/ and the benchmark's bench/veth_hop.bpf.c alike.
 $(O)/%.bpf.o: %.bpf.c
@@ -115,9 +118,33 @@ $(LIB): $(LIB_OBJS)
 	$(call msg,AR,$@)
 	$(Q)rm -f $@ && ar rcs $@ $^
 
+# What --version prints: VERSION, and the git describe of the tree when built from git.
+# main.o is rebuilt when that changes, not on every make.
+VERSION := 0.1
+GIT_DESCRIBE := $(shell git describe --tags --always --dirty 2>/dev/null)
+PXP_VERSION := $(VERSION)$(if $(GIT_DESCRIBE), (git $(GIT_DESCRIBE)))
+
+.PHONY: FORCE
+$(O)/version.txt: FORCE
+	@mkdir -p $(@D)
+	@echo '$(PXP_VERSION)' | cmp -s - $@ || echo '$(PXP_VERSION)' >$@
+
+$(O)/user/cli/main.o: $(O)/version.txt
+$(O)/user/cli/main.o: ALL_CFLAGS += -DPXP_VERSION='"$(PXP_VERSION)"'
+
 $(BIN): $(O)/user/cli/main.o $(LIB)
 	$(call msg,LD,$@)
 	$(Q)$(CC) $(ALL_CFLAGS) $^ $(LDLIBS) -o $@
+
+# The man page: the prose of dist/pppoe-xp.8.in around the options the binary's tables hold,
+# so that an option is written once. A cross build runs a native build's binary instead:
+# make MAN_GEN=path/to/native/pppoe-xp.
+MAN_GEN ?= $(BIN)
+$(MAN): dist/pppoe-xp.8.in $(BIN)
+	$(call msg,MAN,$@)
+	$(Q)$(MAN_GEN) --man-sections >$@.sections
+	$(Q)sed -e 's/@VERSION@/$(VERSION)/' -e '/^@SECTIONS@$$/{r $@.sections' -e 'd;}' $< >$@
+	$(Q)rm -f $@.sections
 
 $(O)/tests/%: $(O)/tests/%.o $(LIB)
 	$(call msg,LD,$@)
@@ -137,6 +164,36 @@ $(O)/tests/fuzz/%: tests/fuzz/%.c $(FUZZ_LIB_SRCS) $(wildcard pppoe/*.h include/
 
 -include $(shell find $(O) -name '*.d' 2>/dev/null)
 -include $(wildcard */module.mk tests/*/module.mk)
+
+# ---- install ------------------------------------------------------------------------
+# make install [PREFIX=/usr/local] [DESTDIR=staging]: the binary, the man page, the systemd
+# unit template pppoe-xp@.service and the configuration directory (root's only; the unit
+# reads IFACE.conf there). make uninstall removes them again but keeps the directory while
+# it holds a configuration.
+PREFIX ?= /usr/local
+SBINDIR ?= $(PREFIX)/sbin
+MANDIR ?= $(PREFIX)/share/man
+SYSTEMD_UNITDIR ?= $(PREFIX)/lib/systemd/system
+SYSCONFDIR ?= /etc
+INSTALL ?= install
+UNIT := pppoe-xp@.service
+
+.PHONY: install uninstall
+install: $(BIN) $(MAN)
+	$(Q)$(INSTALL) -d -m 0755 $(DESTDIR)$(SBINDIR) $(DESTDIR)$(MANDIR)/man8 \
+		$(DESTDIR)$(SYSTEMD_UNITDIR)
+	$(Q)$(INSTALL) -m 0755 $(BIN) $(DESTDIR)$(SBINDIR)/pppoe-xp
+	$(Q)$(INSTALL) -m 0644 $(MAN) $(DESTDIR)$(MANDIR)/man8/pppoe-xp.8
+	$(Q)sed -e 's|@SBINDIR@|$(SBINDIR)|g' -e 's|@SYSCONFDIR@|$(SYSCONFDIR)|g' \
+		dist/$(UNIT).in >$(O)/$(UNIT)
+	$(Q)$(INSTALL) -m 0644 $(O)/$(UNIT) $(DESTDIR)$(SYSTEMD_UNITDIR)/$(UNIT)
+	$(Q)$(INSTALL) -d -m 0700 $(DESTDIR)$(SYSCONFDIR)/pppoe-xp
+
+uninstall:
+	$(Q)rm -f $(DESTDIR)$(SBINDIR)/pppoe-xp $(DESTDIR)$(MANDIR)/man8/pppoe-xp.8 \
+		$(DESTDIR)$(SYSTEMD_UNITDIR)/$(UNIT)
+	$(Q)if [ -d $(DESTDIR)$(SYSCONFDIR)/pppoe-xp ]; then \
+		rmdir --ignore-fail-on-non-empty $(DESTDIR)$(SYSCONFDIR)/pppoe-xp; fi
 
 # ---- set-up -------------------------------------------------------------------------
 DEB_PACKAGES := make gcc clang llvm libbpf-dev libxdp-dev bpftool libelf-dev zlib1g-dev \
@@ -162,11 +219,11 @@ deps:
 .PHONY: check check-fast demo bench
 check: deps
 	$(Q)$(MAKE) --no-print-directory all $(FUZZ_BINS)
-	$(Q)tests/run.sh format rooms unit fuzz bpf netns interop
+	$(Q)tests/run.sh format rooms unit dist fuzz bpf netns interop
 
 check-fast: deps
 	$(Q)$(MAKE) --no-print-directory all
-	$(Q)tests/run.sh rooms unit bpf
+	$(Q)tests/run.sh rooms unit dist bpf
 
 demo: deps
 	$(Q)$(MAKE) --no-print-directory all
@@ -176,8 +233,9 @@ bench: deps
 	$(Q)$(MAKE) --no-print-directory all
 	$(Q)bench/run $(BENCH_ARGS)
 
-.PHONY: check-unit check-fuzz check-bpf check-netns check-interop check-format check-rooms
-check-unit check-bpf check-netns check-interop check-format check-rooms: all
+.PHONY: check-unit check-fuzz check-bpf check-netns check-interop check-format check-rooms \
+	check-dist
+check-unit check-bpf check-netns check-interop check-format check-rooms check-dist: all
 	$(Q)tests/run.sh $(patsubst check-%,%,$@)
 check-fuzz: $(FUZZ_BINS)
 	$(Q)tests/run.sh fuzz

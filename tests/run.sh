@@ -7,7 +7,7 @@
 # A program that exits non-zero without a FAIL line, or that reports nothing, counts as a
 # failure of its own. Ends with the line "N passed, N failed, N skipped"; exits 1 on failure.
 #
-# usage: tests/run.sh TIER...   (format rooms unit fuzz bpf netns interop)
+# usage: tests/run.sh TIER...   (format rooms unit dist fuzz bpf netns interop)
 set -u
 cd "$(dirname "$0")/.." || exit 2
 
@@ -100,27 +100,25 @@ tier_bpf() {
 	done
 }
 
-tier_netns() {
+# run_scripts TIER LIMIT: each tests/TIER/test_*.sh is one test program.
+run_scripts() {
 	local t
-	for t in tests/netns/test_*.sh; do
+	for t in tests/"$1"/test_*.sh; do
 		[ -f "$t" ] || continue
-		run_one "netns/$(basename "$t" .sh)" 1800 bash "$t"
+		run_one "$1/$(basename "$t" .sh)" "$2" bash "$t"
 	done
 }
 
-tier_interop() {
-	local t
-	for t in tests/interop/test_*.sh; do
-		[ -f "$t" ] || continue
-		run_one "interop/$(basename "$t" .sh)" 1500 bash "$t"
-	done
-}
+# What a user or a packager meets: --help, --version, the man page, make install.
+tier_dist() { run_scripts dist 300; }
+tier_netns() { run_scripts netns 1800; }
+tier_interop() { run_scripts interop 1500; }
 
 for tier in "$@"; do
 	case $tier in
-	format | rooms | unit | fuzz | bpf | netns | interop) "tier_$tier" ;;
+	format | rooms | unit | dist | fuzz | bpf | netns | interop) "tier_$tier" ;;
 	*)
-		echo "tests/run.sh: unknown tier '$tier' (format unit fuzz bpf netns interop)" >&2
+		echo "tests/run.sh: unknown tier '$tier' (format rooms unit dist fuzz bpf netns interop)" >&2
 		exit 2
 		;;
 	esac

@@ -319,6 +319,80 @@ TEST(keepalive_in_openwrt_order)
 	}
 }
 
+static const struct cli_options *const option_sets[] = {
+	&config_up_options,	&config_server_options, &config_down_options,
+	&config_status_options, &config_stats_options,	&config_discover_options,
+};
+
+#define N_SETS (sizeof(option_sets) / sizeof(option_sets[0]))
+
+/* Every option of a set once: its own and then the shared table. */
+static unsigned int collect(const struct cli_options *set, const struct cli_option **out,
+			    unsigned int cap)
+{
+	const struct cli_option *tables[] = { set->own, set->shared };
+	unsigned int n = 0;
+
+	for (unsigned int t = 0; t < 2; t++)
+		for (const struct cli_option *o = tables[t]; o && o->name; o++)
+			if (n < cap)
+				out[n++] = o;
+	return n;
+}
+
+/* The tables drive getopt: a name or key given twice, or too many, would parse wrongly. */
+TEST(option_tables_consistent)
+{
+	const struct cli_option *opts[2 * CLI_MAX_OPTIONS];
+
+	for (unsigned int s = 0; s < N_SETS; s++) {
+		unsigned int n = collect(option_sets[s], opts, 2 * CLI_MAX_OPTIONS);
+
+		/* + 1: the --help every set gets */
+		CHECK(n + 1 <= CLI_MAX_OPTIONS);
+		for (unsigned int i = 0; i < n; i++) {
+			CHECK(opts[i]->help && opts[i]->help[0]);
+			CHECK(opts[i]->key != CLI_HELP_KEY && strcmp(opts[i]->name, "help"));
+			for (unsigned int j = i + 1; j < n; j++) {
+				CHECK(strcmp(opts[i]->name, opts[j]->name));
+				CHECK(opts[i]->key != opts[j]->key);
+			}
+		}
+	}
+}
+
+/* --mode's help names every data path mode the parser takes. */
+TEST(mode_help_names_every_mode)
+{
+	const struct cli_option *opts[2 * CLI_MAX_OPTIONS], *mode = NULL;
+	unsigned int n = collect(&config_up_options, opts, 2 * CLI_MAX_OPTIONS);
+
+	for (unsigned int i = 0; i < n; i++)
+		if (!strcmp(opts[i]->name, "mode"))
+			mode = opts[i];
+	CHECK(mode != NULL);
+	if (!mode)
+		return;
+	for (unsigned int m = 0; m < PXP_DP__MODES; m++)
+		CHECK(strstr(mode->help, pxp_dp_mode_name(m)) != NULL);
+}
+
+/* --help anywhere among the options asks for help; as another option's value it does not. */
+TEST(wants_help)
+{
+	char *first[] = { "up", "--help", NULL };
+	char *after[] = { "up", "eth0", "--persist", "-h", NULL };
+	char *value[] = { "up", "eth0", "--password", "-h", NULL };
+	char *none[] = { "down", "eth0", NULL };
+	char *down[] = { "down", "-h", NULL };
+
+	CHECK(cli_wants_help(ARGC(first), first, &config_up_options));
+	CHECK(cli_wants_help(ARGC(after), after, &config_up_options));
+	CHECK(!cli_wants_help(ARGC(value), value, &config_up_options));
+	CHECK(!cli_wants_help(ARGC(none), none, &config_down_options));
+	CHECK(cli_wants_help(ARGC(down), down, &config_down_options));
+}
+
 int main(void)
 {
 	check_prefix = "cli_config";
@@ -336,5 +410,8 @@ int main(void)
 	RUN(daemon_options_shared);
 	RUN(small_parsers);
 	RUN(stats_options);
+	RUN(option_tables_consistent);
+	RUN(mode_help_names_every_mode);
+	RUN(wants_help);
 	return check_summary();
 }

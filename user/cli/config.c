@@ -4,7 +4,6 @@
 #include <arpa/inet.h>
 #include <ctype.h>
 #include <errno.h>
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -265,19 +264,102 @@ enum {
 	OPT_CPUS,
 };
 
-/* The options of struct daemon_settings, in both up's and server's getopt tables. */
-/* clang-format off */
-#define DAEMON_SHORTOPTS "s:k:v:f"
-#define DAEMON_LONGOPTS \
-	{ "service", required_argument, NULL, 's' }, \
-	{ "keepalive", required_argument, NULL, 'k' }, \
-	{ "ipv6", no_argument, NULL, OPT_IPV6 }, \
-	{ "vlan", required_argument, NULL, 'v' }, \
-	{ "mode", required_argument, NULL, OPT_MODE }, \
-	{ "cpus", required_argument, NULL, OPT_CPUS }, \
-	{ "foreground", no_argument, NULL, 'f' }, \
-	{ "debug", no_argument, NULL, OPT_DEBUG }
-/* clang-format on */
+/* Defaults help shows that are kept in milliseconds. */
+_Static_assert(DISC_DEFAULT_TIMEOUT_MS == 5 * 1000, "--padi-timeout's default in up_options");
+_Static_assert(PXP_DISCOVER_DEFAULT_TIMEOUT_MS == 3 * 1000, "--timeout's default");
+_Static_assert(PXP_STATS_DEFAULT_INTERVAL_MS == 1 * 1000, "--interval's default");
+
+/* The options of struct daemon_settings, shared by up and server. */
+static const struct cli_option daemon_options[] = {
+	{ "service", 's', "NAME", "up: the Service-Name to request; server: the one offered",
+	  "any" },
+	{ "keepalive", 'k', "\"F I\"",
+	  "link dead after F unanswered LCP Echo-Requests sent every I seconds "
+	  "(OpenWrt's order, also \"F,I\"; a lone F takes I " CLI_STR(
+		  PXP_KEEPALIVE_INTERVAL_ALONE_S) "; \"0\" = no echoes)",
+	  "\"" CLI_STR(PXP_DEFAULT_KEEPALIVE_FAILURES) " " CLI_STR(
+		  PXP_DEFAULT_KEEPALIVE_INTERVAL_S) "\"" },
+	{ "ipv6", OPT_IPV6, NULL, "run IPv6CP as well", NULL },
+	{ "vlan", 'v', "ID", "802.1Q tag on IFACE, 1 to " CLI_STR(MAX_VLAN_ID), "untagged" },
+	{ "mode", OPT_MODE, "M",
+	  "data path: auto, xdp (native XDP), afxdp (AF_XDP engine) or generic (skb-mode XDP)",
+	  "auto" },
+	{ "cpus", OPT_CPUS, "N",
+	  "software RSS: decapsulate on CPUs 0..N-1 by the inner flow hash (modes xdp and "
+	  "generic)",
+	  "off" },
+	{ "foreground", 'f', NULL, "stay attached and log to stderr", "detach, log to syslog" },
+	{ "debug", OPT_DEBUG, NULL, "debug logging", NULL },
+	{ NULL },
+};
+
+static const struct cli_option up_options[] = {
+	{ "user", 'u', "U", "PAP/CHAP/MS-CHAPv2 user name", "empty" },
+	{ "password", 'p', "P", "the password (wiped from the command line; prefer a file)", NULL },
+	{ "password-file", OPT_PASSWORD_FILE, "F",
+	  "the password is the first line of F (keep F mode 0600)", NULL },
+	{ "ac", 'a', "NAME", "accept only this AC-Name", "any AC" },
+	{ "ac-mac", OPT_AC_MAC, "MAC", "accept only PADOs from this MAC", "any" },
+	{ "host-uniq", OPT_HOST_UNIQ, "HEX", "Host-Uniq bytes in hex, 1 to 64",
+	  CLI_STR(DISC_DEFAULT_HOST_UNIQ_LEN) " random bytes" },
+	{ "mtu", 'm', "N",
+	  "cap the session MTU, " CLI_STR(PXP_MTU_MIN) " to " CLI_STR(
+		  PXP_MTU_MAX) "; above 1492 asks for RFC 4638 PPP-Max-Payload",
+	  "negotiated, 1492" },
+	{ "padi-attempts", OPT_PADI_ATTEMPTS, "N", "PADIs (and PADRs) before giving up",
+	  CLI_STR(DISC_DEFAULT_ATTEMPTS) },
+	{ "padi-timeout", OPT_PADI_TIMEOUT, "S",
+	  "first PADI timeout in seconds, doubling on each retry", "5" },
+	{ "ifname", OPT_IFNAME, "NAME", "name of the session netdev", PXP_DEFAULT_SESSION_IFNAME },
+	{ "keepalive-adaptive", OPT_KEEPALIVE_ADAPTIVE, NULL,
+	  "skip LCP Echo-Requests while session data arrives", NULL },
+	{ "persist", 'P', NULL, "after a failure or a lost session, try again after --holdoff",
+	  NULL },
+	{ "maxfail", OPT_MAXFAIL, "N",
+	  "with --persist: give up after N failed attempts in a row (0 = never)",
+	  CLI_STR(PXP_DEFAULT_MAXFAIL) },
+	{ "holdoff", OPT_HOLDOFF, "S", "seconds between attempts", CLI_STR(PXP_DEFAULT_HOLDOFF_S) },
+	{ "defaultroute", OPT_DEFAULTROUTE, NULL, "IPv4 default route via the session netdev",
+	  NULL },
+	{ "usepeerdns", OPT_USEPEERDNS, NULL, "write the AC's DNS servers to the resolv file",
+	  NULL },
+	{ "resolv-file", OPT_RESOLV_FILE, "F",
+	  "a shared resolv.conf (absolute path) --usepeerdns adds its marked lines to and takes "
+	  "only those out of",
+	  "RUN_DIR/IFACE.resolv.conf" },
+	{ "vlan-pcp", OPT_VLAN_PCP, "N", "priority of the --vlan tag, 0 to 7", "0" },
+	{ NULL },
+};
+
+const struct cli_options config_up_options = {
+	.command = "up",
+	.operands = "IFACE",
+	.own = up_options,
+	.shared = daemon_options,
+};
+
+static const struct cli_option server_options[] = {
+	{ "local", OPT_LOCAL, "IP", "our address on every session (required)", NULL },
+	{ "pool", OPT_POOL, "CIDR", "the clients' addresses (required)", NULL },
+	{ "ac-name", OPT_AC_NAME, "NAME", "AC-Name in PADOs", "the host name" },
+	{ "auth", OPT_AUTH, "pap|chap|mschapv2|none", "authentication required from clients",
+	  "pap" },
+	{ "secrets", OPT_SECRETS, "FILE", "pppd-style secrets: client server secret [address]",
+	  PXP_PAP_SECRETS " for pap, else " PXP_CHAP_SECRETS },
+	{ "max-sessions", OPT_MAX_SESSIONS, "N",
+	  "sessions at the most, 1 to " CLI_STR(DISC_AC_MAX_SESSIONS),
+	  CLI_STR(PXP_DEFAULT_MAX_SESSIONS) },
+	{ "dns", OPT_DNS, "IP", "a DNS server offered in IPCP (up to " CLI_STR(PXP_MAX_DNS) ")",
+	  "none" },
+	{ NULL },
+};
+
+const struct cli_options config_server_options = {
+	.command = "server",
+	.operands = "IFACE",
+	.own = server_options,
+	.shared = daemon_options,
+};
 
 static void daemon_defaults(struct daemon_settings *d)
 {
@@ -331,28 +413,7 @@ static int finish_daemon_options(int argc, char **argv, char iface[IF_NAMESIZE],
 
 int config_parse_up(int argc, char **argv, struct client_settings *o)
 {
-	static const struct option longopts[] = {
-		{ "user", required_argument, NULL, 'u' },
-		{ "password", required_argument, NULL, 'p' },
-		{ "password-file", required_argument, NULL, OPT_PASSWORD_FILE },
-		{ "ac", required_argument, NULL, 'a' },
-		{ "ac-mac", required_argument, NULL, OPT_AC_MAC },
-		{ "host-uniq", required_argument, NULL, OPT_HOST_UNIQ },
-		{ "mtu", required_argument, NULL, 'm' },
-		{ "padi-attempts", required_argument, NULL, OPT_PADI_ATTEMPTS },
-		{ "padi-timeout", required_argument, NULL, OPT_PADI_TIMEOUT },
-		{ "ifname", required_argument, NULL, OPT_IFNAME },
-		{ "keepalive-adaptive", no_argument, NULL, OPT_KEEPALIVE_ADAPTIVE },
-		{ "persist", no_argument, NULL, 'P' },
-		{ "maxfail", required_argument, NULL, OPT_MAXFAIL },
-		{ "holdoff", required_argument, NULL, OPT_HOLDOFF },
-		{ "defaultroute", no_argument, NULL, OPT_DEFAULTROUTE },
-		{ "usepeerdns", no_argument, NULL, OPT_USEPEERDNS },
-		{ "resolv-file", required_argument, NULL, OPT_RESOLV_FILE },
-		{ "vlan-pcp", required_argument, NULL, OPT_VLAN_PCP },
-		DAEMON_LONGOPTS,
-		{ NULL, 0, NULL, 0 },
-	};
+	struct cli_getopt g;
 	bool have_password = false, have_pcp = false;
 	unsigned int v;
 	int c, err;
@@ -362,9 +423,10 @@ int config_parse_up(int argc, char **argv, struct client_settings *o)
 	strcpy(o->ifname, PXP_DEFAULT_SESSION_IFNAME);
 	o->maxfail = PXP_DEFAULT_MAXFAIL;
 	o->holdoff_s = PXP_DEFAULT_HOLDOFF_S;
+	cli_getopt_init(&g, &config_up_options);
 	optind = 0;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "u:p:a:m:P" DAEMON_SHORTOPTS, longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, g.shortopts, g.longopts, NULL)) != -1) {
 		err = parse_daemon_option(c, optarg, &o->common);
 		if (err <= 0) {
 			if (err)
@@ -531,17 +593,7 @@ static int parse_pool(const char *s, struct server_settings *o)
 
 int config_parse_server(int argc, char **argv, struct server_settings *o)
 {
-	static const struct option longopts[] = {
-		{ "local", required_argument, NULL, OPT_LOCAL },
-		{ "pool", required_argument, NULL, OPT_POOL },
-		{ "ac-name", required_argument, NULL, OPT_AC_NAME },
-		{ "auth", required_argument, NULL, OPT_AUTH },
-		{ "secrets", required_argument, NULL, OPT_SECRETS },
-		{ "max-sessions", required_argument, NULL, OPT_MAX_SESSIONS },
-		{ "dns", required_argument, NULL, OPT_DNS },
-		DAEMON_LONGOPTS,
-		{ NULL, 0, NULL, 0 },
-	};
+	struct cli_getopt g;
 	unsigned int dns_count = 0;
 	bool have_pool = false;
 	uint32_t local_host;
@@ -550,10 +602,11 @@ int config_parse_server(int argc, char **argv, struct server_settings *o)
 	memset(o, 0, sizeof(*o));
 	daemon_defaults(&o->common);
 	o->auth = PPP_AUTH_PAP;
-	o->max_sessions = 64;
+	o->max_sessions = PXP_DEFAULT_MAX_SESSIONS;
+	cli_getopt_init(&g, &config_server_options);
 	optind = 0;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, DAEMON_SHORTOPTS, longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, g.shortopts, g.longopts, NULL)) != -1) {
 		err = parse_daemon_option(c, optarg, &o->common);
 		if (err <= 0) {
 			if (err)
@@ -625,32 +678,54 @@ int config_parse_server(int argc, char **argv, struct server_settings *o)
 		strcpy(o->ac_name, "pppoe-xp");
 	if (!o->secrets_file[0])
 		strcpy(o->secrets_file,
-		       o->auth == PPP_AUTH_PAP ? "/etc/ppp/pap-secrets" : "/etc/ppp/chap-secrets");
+		       o->auth == PPP_AUTH_PAP ? PXP_PAP_SECRETS : PXP_CHAP_SECRETS);
 	return 0;
 }
 
+static const struct cli_option no_options[] = {
+	{ NULL },
+};
+
+const struct cli_options config_down_options = {
+	.command = "down",
+	.operands = "IFACE",
+	.own = no_options,
+};
+
 int config_parse_down(int argc, char **argv, struct down_options *o)
 {
+	struct cli_getopt g;
+
 	memset(o, 0, sizeof(*o));
+	cli_getopt_init(&g, &config_down_options);
 	optind = 0;
 	opterr = 0;
-	if (getopt(argc, argv, "") != -1)
+	if (getopt_long(argc, argv, g.shortopts, g.longopts, NULL) != -1)
 		return bad(argv[0], argv[optind - 1], "unknown option");
 	return take_iface(argc, argv, o->iface, false);
 }
 
+static const struct cli_option status_options[] = {
+	{ "json", 'j', NULL, "the JSON form (without IFACE: an array)", NULL },
+	{ NULL },
+};
+
+const struct cli_options config_status_options = {
+	.command = "status",
+	.operands = "[IFACE]",
+	.own = status_options,
+};
+
 int config_parse_status(int argc, char **argv, struct status_options *o)
 {
-	static const struct option longopts[] = {
-		{ "json", no_argument, NULL, 'j' },
-		{ NULL, 0, NULL, 0 },
-	};
+	struct cli_getopt g;
 	int c;
 
 	memset(o, 0, sizeof(*o));
+	cli_getopt_init(&g, &config_status_options);
 	optind = 0;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "j", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, g.shortopts, g.longopts, NULL)) != -1) {
 		if (c != 'j')
 			return bad(argv[0], argv[optind - 1], "unknown option");
 		o->json = true;
@@ -687,21 +762,31 @@ int config_parse_seconds(const char *s, unsigned int min_ms, unsigned int max_ms
 	return 0;
 }
 
+static const struct cli_option stats_options[] = {
+	{ "json", 'j', NULL, "the JSON form (without IFACE: an array; --watch: a line a view)",
+	  NULL },
+	{ "watch", OPT_WATCH, NULL, "redraw the rates every --interval (needs IFACE)", NULL },
+	{ "interval", OPT_INTERVAL, "S", "seconds between views of --watch, at least 0.1", "1" },
+	{ NULL },
+};
+
+const struct cli_options config_stats_options = {
+	.command = "stats",
+	.operands = "[IFACE]",
+	.own = stats_options,
+};
+
 int config_parse_stats(int argc, char **argv, struct stats_options *o)
 {
-	static const struct option longopts[] = {
-		{ "json", no_argument, NULL, 'j' },
-		{ "watch", no_argument, NULL, OPT_WATCH },
-		{ "interval", required_argument, NULL, OPT_INTERVAL },
-		{ NULL, 0, NULL, 0 },
-	};
+	struct cli_getopt g;
 	int c, err;
 
 	memset(o, 0, sizeof(*o));
 	o->interval_ms = PXP_STATS_DEFAULT_INTERVAL_MS;
+	cli_getopt_init(&g, &config_stats_options);
 	optind = 0;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "j", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, g.shortopts, g.longopts, NULL)) != -1) {
 		switch (c) {
 		case 'j':
 			o->json = true;
@@ -728,21 +813,30 @@ int config_parse_stats(int argc, char **argv, struct stats_options *o)
 	return 0;
 }
 
+static const struct cli_option discover_options[] = {
+	{ "timeout", OPT_TIMEOUT, "S", "seconds to wait for PADOs, 1 to 60", "3" },
+	{ "vlan", 'v', "ID", "802.1Q tag, 1 to " CLI_STR(MAX_VLAN_ID), "untagged" },
+	{ NULL },
+};
+
+const struct cli_options config_discover_options = {
+	.command = "discover",
+	.operands = "IFACE",
+	.own = discover_options,
+};
+
 int config_parse_discover(int argc, char **argv, struct discover_options *o)
 {
-	static const struct option longopts[] = {
-		{ "timeout", required_argument, NULL, OPT_TIMEOUT },
-		{ "vlan", required_argument, NULL, 'v' },
-		{ NULL, 0, NULL, 0 },
-	};
+	struct cli_getopt g;
 	unsigned int v;
 	int c;
 
 	memset(o, 0, sizeof(*o));
-	o->timeout_ms = 3000;
+	o->timeout_ms = PXP_DISCOVER_DEFAULT_TIMEOUT_MS;
+	cli_getopt_init(&g, &config_discover_options);
 	optind = 0;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "v:", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, g.shortopts, g.longopts, NULL)) != -1) {
 		switch (c) {
 		case OPT_TIMEOUT:
 			if (config_parse_uint(optarg, 1, 60, &v))

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Command-line options of the daemon's subcommands, parsed and validated into one options
- * struct per subcommand. Every rejection names the option and the bad value, e.g.
+ * Command-line options of the daemon's subcommands, declared once per subcommand in a
+ * table (options.h: getopt, --help and the man page come from it), parsed and validated into
+ * one options struct per subcommand. Every rejection names the option and the bad value, e.g.
  * "--mtu 1600: must be between 576 and 1500". Option names follow pppd and OpenWrt.
  *
  * Concurrency: called once at start-up.
@@ -16,6 +17,7 @@
 #include <stdint.h>
 
 #include "log.h"
+#include "options.h"
 #include "settings.h"
 
 /* Defaults the parser fills in. */
@@ -26,6 +28,11 @@
 #define PXP_KEEPALIVE_INTERVAL_ALONE_S	 5
 #define PXP_DEFAULT_MAXFAIL		 10
 #define PXP_DEFAULT_HOLDOFF_S		 5
+#define PXP_DEFAULT_MAX_SESSIONS	 64
+#define PXP_DISCOVER_DEFAULT_TIMEOUT_MS	 3000
+/* The server's --secrets by its --auth, as pppd's. */
+#define PXP_PAP_SECRETS			 "/etc/ppp/pap-secrets"
+#define PXP_CHAP_SECRETS		 "/etc/ppp/chap-secrets"
 
 struct down_options {
 	char iface[IF_NAMESIZE];
@@ -51,6 +58,10 @@ struct discover_options {
 	unsigned int timeout_ms;
 	uint16_t vlan_id;
 };
+
+/* Each subcommand's options, for its --help and the man page. */
+extern const struct cli_options config_up_options, config_server_options, config_down_options,
+	config_status_options, config_stats_options, config_discover_options;
 
 /* Each returns 0 or -EINVAL after logging what was wrong; argv[0] is the subcommand. */
 int config_parse_up(int argc, char **argv, struct client_settings *o);

@@ -20,15 +20,18 @@
 #include "event_loop.h"
 #include "instance.h"
 #include "log.h"
+#include "options.h"
+#include "preflight.h"
 #include "run_dir.h"
 #include "server.h"
 #include "stats_report.h"
 
 struct command {
 	const char *name;
-	const char *usage;
-	const char *help;
+	const char *help;		   /* one line */
+	const struct cli_options *options; /* NULL for help */
 	int (*run)(int argc, char **argv);
+	bool needs_root; /* raw sockets, XDP, netlink, or the root-only run directory */
 };
 
 static int cmd_help(int argc, char **argv);
@@ -45,6 +48,12 @@ static int report_outcome(const char *what, const struct daemon_report *r)
 	return r->code;
 }
 
+/* A failed preflight's exit code: on a down link discovery cannot succeed. */
+static int preflight_exit(int err)
+{
+	return err == -ENETDOWN ? PXP_EXIT_NO_PADO : PXP_EXIT_FATAL;
+}
+
 static int cmd_up(int argc, char **argv)
 {
 	struct daemon_report report;
@@ -56,6 +65,11 @@ static int cmd_up(int argc, char **argv)
 		return PXP_EXIT_OPTION;
 	}
 	pxp_log_set_level(o.common.log_level);
+	err = preflight_iface(o.iface, o.persist ? PREFLIGHT_LINK_WARN : PREFLIGHT_LINK_UP);
+	if (err) {
+		client_settings_wipe(&o);
+		return preflight_exit(err);
+	}
 	if (!o.common.foreground) {
 		err = daemon_fork(&notify_fd, &report);
 		if (err < 0) {
@@ -83,6 +97,9 @@ static int cmd_server(int argc, char **argv)
 	if (config_parse_server(argc, argv, &o))
 		return PXP_EXIT_OPTION;
 	pxp_log_set_level(o.common.log_level);
+	err = preflight_iface(o.iface, PREFLIGHT_LINK_ANY);
+	if (err)
+		return preflight_exit(err);
 	if (!o.common.foreground) {
 		err = daemon_fork(&notify_fd, &report);
 		if (err < 0) {
@@ -184,6 +201,8 @@ static int cmd_status(int argc, char **argv)
 	err = control_for_each(status_one, &all);
 	if (o.json)
 		fputs("]\n", stdout);
+	else if (!err && !all.count)
+		puts("no sessions");
 	if (err) {
 		pxp_err("listing %s: %s", pxp_run_dir(), strerror(-err));
 		return PXP_EXIT_FATAL;
@@ -334,6 +353,9 @@ static int cmd_discover(int argc, char **argv)
 
 	if (config_parse_discover(argc, argv, &o))
 		return PXP_EXIT_OPTION;
+	err = preflight_iface(o.iface, PREFLIGHT_LINK_UP);
+	if (err)
+		return preflight_exit(err);
 	err = discover_run(&o, stdout);
 	if (err == -ENOENT) {
 		fprintf(stderr, "pppoe-xp: no access concentrator answered on %s\n", o.iface);
@@ -343,52 +365,72 @@ static int cmd_discover(int argc, char **argv)
 }
 
 static const struct command commands[] = {
-	{ "up",
-	  "IFACE [--user U] [--password P | --password-file F] [--ac NAME] [--service NAME]\n"
-	  "      [--ac-mac MAC] [--host-uniq HEX] [--mtu N] [--ifname NAME]\n"
-	  "      [--padi-attempts N] [--padi-timeout S]\n"
-	  "      [--keepalive \"INTERVAL FAILURES\"] [--keepalive-adaptive] [--persist]\n"
-	  "      [--maxfail N] [--holdoff S]\n"
-	  "      [--ipv6] [--defaultroute] [--usepeerdns] [--resolv-file F]\n"
-	  "      [--vlan ID [--vlan-pcp N]] [--foreground] [--mode auto|xdp|afxdp|generic]\n"
-	  "      [--cpus N] [--debug]",
-	  "start a PPPoE session on IFACE; returns once IPCP is open", cmd_up },
-	{ "down", "IFACE",
+	{ "up", "start a PPPoE session on IFACE; returns once IPCP is open", &config_up_options,
+	  cmd_up, true },
+	{ "down",
 	  "end the session on IFACE (LCP Terminate, then PADT); after a dead daemon, remove "
 	  "what it left",
-	  cmd_down },
-	{ "status", "[IFACE] [--json]", "show the session(s): state, addresses, counters",
-	  cmd_status },
-	{ "stats", "[IFACE] [--watch] [--interval SECONDS] [--json]",
-	  "data path counters per queue; --watch: live rates (packets/s, bits/s)", cmd_stats },
-	{ "discover", "IFACE [--timeout S] [--vlan ID]",
-	  "list the access concentrators and services on IFACE", cmd_discover },
-	{ "server",
-	  "IFACE --local IP --pool CIDR [--ac-name NAME] [--service NAME]\n"
-	  "      [--auth pap|chap|mschapv2|none] [--secrets FILE] [--max-sessions N]\n"
-	  "      [--dns IP]... [--keepalive \"INTERVAL FAILURES\"] [--ipv6] [--vlan ID]\n"
-	  "      [--mode auto|xdp|afxdp|generic] [--cpus N] [--foreground] [--debug]",
-	  "run a PPPoE access concentrator on IFACE", cmd_server },
-	{ "help", "", "show this help", cmd_help },
+	  &config_down_options, cmd_down, true },
+	{ "status", "show the session(s): state, addresses, counters", &config_status_options,
+	  cmd_status, true },
+	{ "stats", "data path counters per queue; --watch: live rates (packets/s, bits/s)",
+	  &config_stats_options, cmd_stats, true },
+	{ "discover", "list the access concentrators and services on IFACE",
+	  &config_discover_options, cmd_discover, true },
+	{ "server", "run a PPPoE access concentrator on IFACE", &config_server_options, cmd_server,
+	  true },
+	{ "help", "show this help", NULL, cmd_help, false },
 };
 
 #define N_COMMANDS (sizeof(commands) / sizeof(commands[0]))
 
+/* The exit codes are those pxp_exit_name() names (daemon.h), all below this. */
+#define MAX_EXIT_CODE 31
+
+static bool exit_code_named(int code)
+{
+	return strcmp(pxp_exit_name(code), "unknown");
+}
+
 static int cmd_help(int argc, char **argv)
 {
-	size_t i;
+	const struct command *c;
+	int code;
 
 	(void)argc;
 	(void)argv;
-	printf("usage: pppoe-xp COMMAND ...\n\n");
-	for (i = 0; i < N_COMMANDS; i++)
-		printf("  %-9s %s\n      %s\n\n", commands[i].name, commands[i].help,
-		       commands[i].usage);
-	printf("Exit codes: 0 ok, 1 fatal, 2 bad option, 4 data path unavailable, 5 stopped,\n"
-	       "8 no PADO/PADS, 10 negotiation or IPCP failed, 15 link dead (echo),\n"
-	       "16 the AC ended the session, 17 loopback, 19 authentication failed.\n"
-	       "See docs/operation.md.\n");
+	printf("usage: pppoe-xp COMMAND [ARGS] [options]\n"
+	       "       pppoe-xp COMMAND --help    the command's options and their defaults\n"
+	       "       pppoe-xp --version\n\n");
+	for (c = commands; c < commands + N_COMMANDS; c++)
+		printf("  %-9s %-8s %s\n", c->name, c->options ? c->options->operands : "",
+		       c->help);
+	printf("\nExit codes:\n");
+	for (code = 0; code <= MAX_EXIT_CODE; code++)
+		if (exit_code_named(code))
+			printf("  %2d  %s\n", code, pxp_exit_name(code));
+	printf("\nSee pppoe-xp(8) and docs/operation.md.\n");
 	return PXP_EXIT_OK;
+}
+
+/* The sections of pppoe-xp(8) made from the tables, for the build to put into its prose. */
+static void print_man_sections(void)
+{
+	const struct command *c;
+	int code;
+
+	printf(".SH COMMANDS\n");
+	for (c = commands; c < commands + N_COMMANDS; c++) {
+		if (!c->options)
+			continue;
+		printf(".SS \"%s %s\"\n%s.\n", c->name, c->options->operands, c->help);
+		cli_print_man(c->options, stdout);
+	}
+	printf(".SH \"EXIT STATUS\"\n"
+	       "They follow pppd's where one fits; docs/operation.md says more of each.\n");
+	for (code = 0; code <= MAX_EXIT_CODE; code++)
+		if (exit_code_named(code))
+			printf(".TP\n.B %d\n%s\n", code, pxp_exit_name(code));
 }
 
 int main(int argc, char **argv)
@@ -401,9 +443,29 @@ int main(int argc, char **argv)
 	}
 	if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help"))
 		return cmd_help(0, NULL);
-	for (i = 0; i < N_COMMANDS; i++)
-		if (!strcmp(argv[1], commands[i].name))
-			return commands[i].run(argc - 1, argv + 1);
+	if (!strcmp(argv[1], "-V") || !strcmp(argv[1], "--version")) {
+		printf("pppoe-xp %s\n", PXP_VERSION);
+		return PXP_EXIT_OK;
+	}
+	if (!strcmp(argv[1], "--man-sections")) { /* for the build, not for users */
+		print_man_sections();
+		return PXP_EXIT_OK;
+	}
+	for (i = 0; i < N_COMMANDS; i++) {
+		const struct command *c = &commands[i];
+
+		if (strcmp(argv[1], c->name))
+			continue;
+		if (c->options && cli_wants_help(argc - 1, argv + 1, c->options)) {
+			cli_print_help(c->options, c->help, stdout);
+			return PXP_EXIT_OK;
+		}
+		if (c->needs_root && geteuid()) {
+			pxp_err("%s: must run as root", c->name);
+			return PXP_EXIT_FATAL;
+		}
+		return c->run(argc - 1, argv + 1);
+	}
 	pxp_err("unknown command '%s' (pppoe-xp help)", argv[1]);
 	return PXP_EXIT_OPTION;
 }

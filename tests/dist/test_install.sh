@@ -1,0 +1,98 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# make install and make uninstall into a temporary DESTDIR (never the real /usr or /etc):
+# the exact file list and modes, the unit's paths following PREFIX, the installed binary
+# running --version, systemd-analyze accepting the unit, and uninstall removing what install
+# put there while keeping a configuration the administrator wrote.
+#
+# usage: tests/dist/test_install.sh [case...]   (cases: files unit uninstall)
+set -u
+cd "$(dirname "$0")/../.." || exit 2
+O=${O:-build}
+TMP=$(mktemp -d)
+trap 'rm -rf "$TMP"' EXIT
+UNIT=usr/lib/systemd/system/pppoe-xp@.service
+
+pass() { echo "PASS dist/install_$CASE${1:+ ($1)}"; }
+fail() { echo "FAIL dist/install_$CASE: $*"; }
+
+install_to() { # DESTDIR [make variables]
+	local dest=$1
+	shift
+	make -s --no-print-directory O="$O" install DESTDIR="$dest" "$@" >"$TMP/make.out" 2>&1
+}
+
+# Each path below DIR with its mode, as find shows them.
+listing() { (cd "$1" && find . -mindepth 1 -printf '%m %y %P\n' | sort -k3); }
+
+test_files() {
+	local dest=$TMP/files want got out
+	install_to "$dest" PREFIX=/usr || { fail "make install: $(cat "$TMP/make.out")"; return; }
+	want=$(sort -k3 <<-'EOF2'
+		755 d etc
+		700 d etc/pppoe-xp
+		755 d usr
+		755 d usr/lib
+		755 d usr/lib/systemd
+		755 d usr/lib/systemd/system
+		644 f usr/lib/systemd/system/pppoe-xp@.service
+		755 d usr/sbin
+		755 f usr/sbin/pppoe-xp
+		755 d usr/share
+		755 d usr/share/man
+		755 d usr/share/man/man8
+		644 f usr/share/man/man8/pppoe-xp.8
+	EOF2
+	)
+	got=$(listing "$dest")
+	[ "$got" = "$want" ] || { fail "installed $(diff <(echo "$want") <(echo "$got") | grep '^[<>]' | tr '\n' ' ')"; return; }
+	out=$("$dest/usr/sbin/pppoe-xp" --version) || { fail "the installed binary's --version failed"; return; }
+	[[ $out == "pppoe-xp "[0-9]* ]] || { fail "--version printed '$out'"; return; }
+	pass "$out"
+}
+
+# The unit runs the binary where PREFIX put it, with options `up` has, and systemd takes it.
+test_unit() {
+	local dest=$TMP/unit exec opt out
+	install_to "$dest" PREFIX=/usr || { fail "make install: $(cat "$TMP/make.out")"; return; }
+	exec=$(sed -n 's/^ExecStart=//p' "$dest/$UNIT")
+	[[ $exec == "/usr/sbin/pppoe-xp up %i "* ]] || { fail "ExecStart=$exec"; return; }
+	for opt in $(grep -oE -- '--[a-z-]+' <<<"$exec"); do
+		"$dest/usr/sbin/pppoe-xp" up --help | grep -qE -- "^ +(-., )?$opt( |$)" ||
+			{ fail "ExecStart passes $opt, which up does not take"; return; }
+	done
+	grep -qx 'EnvironmentFile=-/etc/pppoe-xp/%i.conf' "$dest/$UNIT" ||
+		{ fail "the unit does not read /etc/pppoe-xp/%i.conf"; return; }
+	if ! command -v systemd-analyze >/dev/null; then
+		pass "no systemd-analyze here"
+		return
+	fi
+	# verify wants the binary and the man page where the unit says: a real prefix.
+	dest=$TMP/prefix
+	make -s --no-print-directory O="$O" install PREFIX="$dest/usr" SYSCONFDIR="$dest/etc" \
+		>"$TMP/make.out" 2>&1 || { fail "make install PREFIX=$dest/usr: $(cat "$TMP/make.out")"; return; }
+	out=$(MANPATH=$dest/usr/share/man timeout 60 systemd-analyze verify "$dest/$UNIT" 2>&1)
+	[ -z "$out" ] || { fail "systemd-analyze verify: $out"; return; }
+	pass "systemd-analyze verify"
+}
+
+test_uninstall() {
+	local dest=$TMP/uninstall got
+	install_to "$dest" || { fail "make install: $(cat "$TMP/make.out")"; return; }
+	make -s --no-print-directory O="$O" uninstall DESTDIR="$dest" >"$TMP/make.out" 2>&1 ||
+		{ fail "make uninstall: $(cat "$TMP/make.out")"; return; }
+	got=$(cd "$dest" && find . -type f -o -type d -name pppoe-xp)
+	[ -z "$got" ] || { fail "left behind: $got"; return; }
+	install_to "$dest" || { fail "make install: $(cat "$TMP/make.out")"; return; }
+	echo "PPPOE_XP_OPTIONS=--persist" >"$dest/etc/pppoe-xp/eth0.conf"
+	make -s --no-print-directory O="$O" uninstall DESTDIR="$dest" >"$TMP/make.out" 2>&1 ||
+		{ fail "make uninstall: $(cat "$TMP/make.out")"; return; }
+	[ -f "$dest/etc/pppoe-xp/eth0.conf" ] || { fail "uninstall removed the configuration"; return; }
+	pass
+}
+
+[ -x "$O/pppoe-xp" ] || { echo "SKIP dist/install: $O/pppoe-xp not built"; exit 0; }
+for CASE in ${*:-files unit uninstall}; do
+	"test_$CASE"
+done

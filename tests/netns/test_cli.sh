@@ -1,0 +1,171 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# The command line's own errors, before it starts anything: not root, no such interface,
+# a link that is down (instead of waiting for PADOs that cannot come), and `status` with
+# nothing running.
+#
+#   router ======================== isp
+#   wan0                            isp0
+#   (pppoe-xp up / discover)        (pppoe-xp server; set down for "no carrier")
+#
+# Cases: not_root, no_such_iface, no_carrier, set_down, persist_link_down, no_sessions.
+# Name cases as arguments to run only those: test_cli.sh no_carrier
+PXP_NS_PREFIX=pxl$$-
+. "$(dirname "$0")/lib.sh"
+
+B=$PXP_BIN
+RUN_C=$PXP_TMP/run-client
+RUN_S=$PXP_TMP/run-server
+OUT=$PXP_TMP/out
+# Without the checks, up waits 5 + 10 + 20 s for PADOs before it says anything.
+PROMPT_S=3
+
+client() { in_ns "$NS_ROUTER" env PPPOE_XP_RUN_DIR="$RUN_C" timeout 60 "$B" "$@"; }
+server() { in_ns "$NS_ISP" env PPPOE_XP_RUN_DIR="$RUN_S" "$B" "$@"; }
+as_nobody() {
+	in_ns "$NS_ROUTER" env PPPOE_XP_RUN_DIR="$RUN_C" \
+		setpriv --reuid=65534 --regid=65534 --clear-groups timeout 60 "$B" "$@"
+}
+
+reset() {
+	client down wan0 >/dev/null 2>&1
+	server down isp0 >/dev/null 2>&1
+	for ns in "$NS_ROUTER" "$NS_ISP"; do
+		ip netns pids "$ns" 2>/dev/null | xargs -r kill -9 2>/dev/null
+	done
+	ip -n "$NS_ROUTER" link set wan0 up
+	ip -n "$NS_ISP" link set isp0 up
+	rm -rf "$RUN_C" "$RUN_S"
+	sleep 0.2
+	return 0
+}
+
+# expect RC TEXT CMD...: CMD exits RC and says TEXT (stdout and stderr in $OUT).
+expect() {
+	local want=$1 text=$2 rc
+	shift 2
+	"$@" >"$OUT" 2>&1
+	rc=$?
+	[ "$rc" -eq "$want" ] || fail "'$*' exited $rc, want $want: $(cat "$OUT")" || return 1
+	grep -qF -- "$text" "$OUT" || fail "'$*' did not say '$text': $(cat "$OUT")"
+}
+
+# The kernel's linkwatch takes up to a second to turn a lost carrier into the operational
+# state (IFF_RUNNING) that the check reads.
+carrier_gone() {
+	ip -n "$NS_ISP" link set isp0 down
+	wait_for 3 sh -c "ip -n '$NS_ROUTER' link show wan0 | grep -qE 'NO-CARRIER.* state (DOWN|LOWERLAYERDOWN)'" ||
+		fail "wan0 still has a carrier with isp0 down"
+}
+
+no_daemon_left() {
+	! ip netns pids "$NS_ROUTER" | grep -q . || fail "a process stayed in the router namespace" || return 1
+	[ -z "$(ls -A "$RUN_C" 2>/dev/null)" ] || fail "files left in the run dir: $(ls "$RUN_C")" || return 1
+	! ip -n "$NS_ROUTER" link show wan0 | grep -q xdp || fail "an XDP program stayed on wan0"
+}
+
+# "must run as root" before any EACCES or EPERM; --help needs no root.
+test_not_root() {
+	reset
+	expect 1 "up: must run as root" as_nobody up wan0 || return 1
+	expect 1 "discover: must run as root" as_nobody discover wan0 || return 1
+	expect 1 "server: must run as root" as_nobody server wan0 --local 100.64.1.1 \
+		--pool 100.64.1.0/24 || return 1
+	expect 1 "status: must run as root" as_nobody status || return 1
+	expect 1 "down: must run as root" as_nobody down wan0 || return 1
+	expect 0 "usage: pppoe-xp up" as_nobody up --help || return 1
+	no_daemon_left
+}
+
+test_no_such_iface() {
+	reset
+	expect 1 "no such interface nosuch0" client up nosuch0 || return 1
+	expect 1 "no such interface nosuch0" client up nosuch0 --persist --foreground || return 1
+	expect 1 "no such interface nosuch0" client discover nosuch0 || return 1
+	in_ns "$NS_ROUTER" env PPPOE_XP_RUN_DIR="$RUN_C" "$B" server nosuch0 --local 100.64.1.1 \
+		--pool 100.64.1.0/24 >"$OUT" 2>&1
+	[ $? -eq 1 ] && grep -qF "no such interface nosuch0" "$OUT" ||
+		fail "server nosuch0: $(cat "$OUT")" || return 1
+	no_daemon_left
+}
+
+# link_down_case WHY: up and discover fail at once, exit 8, naming the link.
+link_down_case() {
+	local why=$1 start
+	start=$SECONDS
+	expect 8 "wan0: link is down ($why" client up wan0 || return 1
+	expect 8 "wan0: link is down ($why" client discover wan0 || return 1
+	[ $((SECONDS - start)) -le $PROMPT_S ] ||
+		fail "took $((SECONDS - start)) s, more than $PROMPT_S" || return 1
+	no_daemon_left
+}
+
+test_no_carrier() {
+	reset
+	carrier_gone || return 1
+	link_down_case "no carrier"
+}
+
+test_set_down() {
+	reset
+	ip -n "$NS_ROUTER" link set wan0 down
+	link_down_case "set down; ip link set wan0 up"
+}
+
+# With --persist a down link is a warning: the daemon waits for it and the session comes up.
+test_persist_link_down() {
+	local rc
+	reset
+	carrier_gone || return 1
+	client up wan0 --persist --holdoff 1 --padi-attempts 1 --padi-timeout 1 >"$OUT" 2>&1
+	rc=$?
+	grep -qF "wan0: link is down (no carrier); --persist" "$OUT" ||
+		fail "no warning about the link: $(cat "$OUT")" || return 1
+	[ $rc -eq 8 ] && grep -q "still retrying" "$OUT" ||
+		fail "up --persist exited $rc: $(cat "$OUT")" || return 1
+	ip -n "$NS_ISP" link set isp0 up
+	server server isp0 --local 100.64.1.1 --pool 100.64.1.0/24 --auth none >"$OUT" 2>&1 ||
+		fail "server did not start: $(cat "$OUT")" || return 1
+	wait_for 15 sh -c "PPPOE_XP_RUN_DIR='$RUN_C' ip netns exec '$NS_ROUTER' '$B' status wan0 |
+		grep -qx 'state: up'" || fail "no session once the link came up: $(client status wan0)"
+}
+
+test_no_sessions() {
+	local json
+	reset
+	expect 0 "no sessions" client status || return 1
+	mkdir -p "$RUN_C"
+	expect 0 "no sessions" client status || return 1
+	json=$(client status --json) || fail "status --json failed" || return 1
+	[ "$json" = "[]" ] || fail "status --json printed '$json'"
+}
+
+ONLY=" $* "
+case_() { # NAME FUNC
+	[ "$ONLY" = "  " ] || [[ $ONLY == *" ${1#cli/} "* ]] || return 0
+	run_test "$1" "$2"
+}
+
+missing=$(require_cmds ip setpriv timeout) || {
+	skip_test cli "missing commands:$missing"
+	exit 0
+}
+[ -x "$B" ] || {
+	echo "FAIL cli/build: $B is missing (run make)"
+	exit 1
+}
+for ns in "$NS_ROUTER" "$NS_ISP"; do
+	ip netns add "$ns" || exit 1
+	ip -n "$ns" link set lo up
+done
+_veth "$NS_ROUTER" wan0 "$NS_ISP" isp0 || exit 1
+
+case_ cli/not_root test_not_root
+case_ cli/no_such_iface test_no_such_iface
+case_ cli/no_carrier test_no_carrier
+case_ cli/set_down test_set_down
+case_ cli/persist_link_down test_persist_link_down
+case_ cli/no_sessions test_no_sessions
+reset
+tests_done
