@@ -12,6 +12,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "fsm.h"
+#include "ppp_numbers.h"
 #include "pppoe_wire.h"
 
 /* pppd shows at most this many bytes of an undecoded rest, then " ...". */
@@ -109,17 +111,17 @@ static size_t lcp_option(struct text *t, const uint8_t *o, size_t len)
 	uint16_t proto;
 
 	switch (o[0]) {
-	case 1:
+	case LCP_OPT_MRU:
 		if (len != 4)
 			return 0;
 		put(t, "mru %u", get16(o + 2));
 		return 4;
-	case 2:
+	case LCP_OPT_ACCM:
 		if (len != 6)
 			return 0;
 		put(t, "asyncmap 0x%x", get32(o + 2));
 		return 6;
-	case 3:
+	case LCP_OPT_AUTH:
 		if (len < 4)
 			return 0;
 		proto = get16(o + 2);
@@ -130,59 +132,59 @@ static size_t lcp_option(struct text *t, const uint8_t *o, size_t len)
 			put(t, "chap");
 			if (len < 5)
 				return 4;
-			if (o[4] == 5)
+			if (o[4] == CHAP_ALG_MD5)
 				put(t, " MD5");
-			else if (o[4] == 0x80)
+			else if (o[4] == CHAP_ALG_MSCHAP)
 				put(t, " MS");
-			else if (o[4] == 0x81)
+			else if (o[4] == CHAP_ALG_MSCHAPV2)
 				put(t, " MS-v2");
 			else
 				return 4;
 			return 5;
-		} else if (proto == 0xc227) {
+		} else if (proto == PPP_PROTO_EAP) {
 			put(t, "eap");
 		} else {
 			put(t, "0x%x", proto);
 		}
 		return 4;
-	case 4:
+	case LCP_OPT_QUALITY:
 		if (len < 4)
 			return 0;
 		proto = get16(o + 2);
-		if (proto == 0xc025)
+		if (proto == PPP_PROTO_LQR)
 			put(t, "quality lqr");
 		else
 			put(t, "quality 0x%x", proto);
 		return 4;
-	case 5:
+	case LCP_OPT_MAGIC:
 		if (len != 6)
 			return 0;
 		put(t, "magic 0x%x", get32(o + 2));
 		return 6;
-	case 7:
+	case LCP_OPT_PFC:
 		if (len != 2)
 			return 0;
 		put(t, "pcomp");
 		return 2;
-	case 8:
+	case LCP_OPT_ACFC:
 		if (len != 2)
 			return 0;
 		put(t, "accomp");
 		return 2;
-	case 13:
+	case LCP_OPT_CALLBACK:
 		if (len < 3)
 			return 0;
-		if (o[2] == 6)
+		if (o[2] == LCP_CALLBACK_CBCP)
 			put(t, "callback CBCP");
 		else
 			put(t, "callback 0x%x", o[2]);
 		return 3;
-	case 17:
+	case LCP_OPT_MRRU:
 		if (len != 4)
 			return 0;
 		put(t, "mrru %u", get16(o + 2));
 		return 4;
-	case 18:
+	case LCP_OPT_SSNHF:
 		if (len != 2)
 			return 0;
 		put(t, "ssnhf");
@@ -196,7 +198,7 @@ static size_t ipcp_option(struct text *t, const uint8_t *o, size_t len)
 	uint16_t proto;
 
 	switch (o[0]) {
-	case 1:
+	case IPCP_OPT_ADDRESSES:
 		if (len != 10)
 			return 0;
 		put(t, "addrs ");
@@ -204,35 +206,35 @@ static size_t ipcp_option(struct text *t, const uint8_t *o, size_t len)
 		put(t, " ");
 		put_ipv4(t, o + 6);
 		return 10;
-	case 2:
+	case IPCP_OPT_COMPRESSION:
 		if (len < 4)
 			return 0;
 		proto = get16(o + 2);
-		if (proto == 0x002d)
+		if (proto == IPCP_VJ)
 			put(t, "compress VJ");
-		else if (proto == 0x0037)
+		else if (proto == IPCP_VJ_OLD)
 			put(t, "compress old-VJ");
 		else
 			put(t, "compress 0x%x", proto);
 		return 4;
-	case 3:
+	case IPCP_OPT_ADDRESS:
 		if (len != 6)
 			return 0;
 		put(t, "addr ");
 		put_ipv4(t, o + 2);
 		return 6;
-	case 129:
-	case 131:
+	case IPCP_OPT_DNS1:
+	case IPCP_OPT_DNS2:
 		if (len != 6)
 			return 0;
-		put(t, "ms-dns%d ", o[0] == 129 ? 1 : 2);
+		put(t, "ms-dns%d ", o[0] == IPCP_OPT_DNS1 ? 1 : 2);
 		put_ipv4(t, o + 2);
 		return 6;
-	case 130:
-	case 132:
+	case IPCP_OPT_WINS1:
+	case IPCP_OPT_WINS2:
 		if (len != 6)
 			return 0;
-		put(t, "ms-wins%d ", o[0] == 130 ? 1 : 2);
+		put(t, "ms-wins%d ", o[0] == IPCP_OPT_WINS1 ? 1 : 2);
 		put_ipv4(t, o + 2);
 		return 6;
 	}
@@ -242,13 +244,13 @@ static size_t ipcp_option(struct text *t, const uint8_t *o, size_t len)
 static size_t ipv6cp_option(struct text *t, const uint8_t *o, size_t len)
 {
 	switch (o[0]) {
-	case 1:
+	case IPV6CP_OPT_IFID:
 		if (len != 10)
 			return 0;
 		put(t, "addr fe80::%02x%02x:%02x%02x:%02x%02x:%02x%02x", o[2], o[3], o[4], o[5],
 		    o[6], o[7], o[8], o[9]);
 		return 10;
-	case 2:
+	case IPV6CP_OPT_COMPRESSION:
 		if (len < 4)
 			return 0;
 		put(t, "compress 0x%x", get16(o + 2));
@@ -275,19 +277,19 @@ static void put_options(struct text *t, option_printer print, const uint8_t *p, 
 		put_malformed(t, p, len);
 }
 
-/* The codes RFC 1661's automaton shares: 1-4 carry options, 5-6 an optional text. */
+/* The codes RFC 1661's automaton shares: Configure-* carry options, Terminate-* a text. */
 static bool put_fsm_body(struct text *t, option_printer print, uint8_t code, const uint8_t *p,
 			 size_t len)
 {
 	switch (code) {
-	case 1:
-	case 2:
-	case 3:
-	case 4:
+	case FSM_CONF_REQ:
+	case FSM_CONF_ACK:
+	case FSM_CONF_NAK:
+	case FSM_CONF_REJ:
 		put_options(t, print, p, len);
 		return true;
-	case 5:
-	case 6:
+	case FSM_TERM_REQ:
+	case FSM_TERM_ACK:
 		if (len && p[0] >= ' ' && p[0] < 0x7f) {
 			put(t, " ");
 			put_string(t, p, len);
@@ -304,18 +306,18 @@ static void lcp_body(struct text *t, uint8_t code, const uint8_t *p, size_t len)
 	if (put_fsm_body(t, lcp_option, code, p, len))
 		return;
 	/* Echo-Request, Echo-Reply, Discard-Request, Identification, Time-Remaining. */
-	if (code >= 9 && code <= 13 && len >= 4) {
+	if (code >= LCP_ECHO_REQ && code <= LCP_TIME_REMAINING && len >= 4) {
 		put(t, " magic=0x%x", get32(p));
 		p += 4;
 		len -= 4;
-		if (code == 13) {
+		if (code == LCP_TIME_REMAINING) {
 			if (len < 4)
 				goto rest;
 			put(t, " seconds=%u", get32(p));
 			p += 4;
 			len -= 4;
 		}
-		if (code >= 12 && len) {
+		if (code >= LCP_IDENTIFICATION && len) {
 			put(t, " ");
 			put_string(t, p, len);
 			return;
@@ -351,7 +353,7 @@ static void pap_body(struct text *t, uint8_t code, const uint8_t *p, size_t len)
 {
 	size_t ulen, wlen;
 
-	if (code == 1) {
+	if (code == PAP_AUTH_REQ) {
 		if (!counted(p, len, &ulen) || !counted(p + 1 + ulen, len - 1 - ulen, &wlen)) {
 			put(t, " <malformed>");
 			return;
@@ -361,7 +363,7 @@ static void pap_body(struct text *t, uint8_t code, const uint8_t *p, size_t len)
 		put(t, " password=<hidden>");
 		return;
 	}
-	if ((code == 2 || code == 3) && counted(p, len, &ulen)) {
+	if ((code == PAP_AUTH_ACK || code == PAP_AUTH_NAK) && counted(p, len, &ulen)) {
 		put(t, " ");
 		put_string(t, p + 1, ulen);
 		return;
@@ -374,8 +376,8 @@ static void chap_body(struct text *t, uint8_t code, const uint8_t *p, size_t len
 	size_t clen, i;
 
 	switch (code) {
-	case 1:
-	case 2:
+	case CHAP_CHALLENGE:
+	case CHAP_RESPONSE:
 		if (!counted(p, len, &clen)) {
 			put_malformed(t, p, len);
 			return;
@@ -386,8 +388,8 @@ static void chap_body(struct text *t, uint8_t code, const uint8_t *p, size_t len
 		put(t, ">, name = ");
 		put_string(t, p + 1 + clen, len - 1 - clen);
 		return;
-	case 3:
-	case 4:
+	case CHAP_SUCCESS:
+	case CHAP_FAILURE:
 		put(t, " ");
 		put_string(t, p, len);
 		return;
@@ -404,19 +406,21 @@ struct ppp_printer {
 	bool secret; /* may carry a secret: never shown in hex */
 };
 
-static const char *const fsm_codes[] = {
+/* As pppd names the codes; IPCP and IPv6CP use the first FSM_CODE_REJ of LCP's. */
+static const char *const fsm_codes[LCP_TIME_REMAINING] = {
 	"ConfReq", "ConfAck", "ConfNak", "ConfRej", "TermReq", "TermAck", "CodeRej",
 	"ProtRej", "EchoReq", "EchoRep", "DiscReq", "Ident",   "TimeRem",
 };
-static const char *const pap_codes[] = { "AuthReq", "AuthAck", "AuthNak" };
-static const char *const chap_codes[] = { "Challenge", "Response", "Success", "Failure" };
+static const char *const pap_codes[PAP_AUTH_NAK] = { "AuthReq", "AuthAck", "AuthNak" };
+static const char *const chap_codes[CHAP_FAILURE] = { "Challenge", "Response", "Success",
+						      "Failure" };
 
 static const struct ppp_printer printers[] = {
-	{ PPP_PROTO_LCP, "LCP", fsm_codes, 13, lcp_body, false },
-	{ PPP_PROTO_PAP, "PAP", pap_codes, 3, pap_body, true },
-	{ PPP_PROTO_CHAP, "CHAP", chap_codes, 4, chap_body, false },
-	{ PPP_PROTO_IPCP, "IPCP", fsm_codes, 7, ipcp_body, false },
-	{ PPP_PROTO_IPV6CP, "IPV6CP", fsm_codes, 7, ipv6cp_body, false },
+	{ PPP_PROTO_LCP, "LCP", fsm_codes, LCP_TIME_REMAINING, lcp_body, false },
+	{ PPP_PROTO_PAP, "PAP", pap_codes, PAP_AUTH_NAK, pap_body, true },
+	{ PPP_PROTO_CHAP, "CHAP", chap_codes, CHAP_FAILURE, chap_body, false },
+	{ PPP_PROTO_IPCP, "IPCP", fsm_codes, FSM_CODE_REJ, ipcp_body, false },
+	{ PPP_PROTO_IPV6CP, "IPV6CP", fsm_codes, FSM_CODE_REJ, ipv6cp_body, false },
 };
 
 static void decode(struct text *t, uint16_t proto, const uint8_t *data, size_t len)
