@@ -12,7 +12,7 @@
 #
 # Cases: debug_pap (LCP/PAP/IPCP lines in pppd's format, the password never shown, no
 # libbpf loader lines, the session-end line with bytes each way); debug_chap (CHAP lines);
-# auth_failure_names_user; no_syslog_stderr (a detached daemon without /dev/log keeps its
+# auth_failure_names_user (client and AC); no_syslog_stderr (a detached daemon without /dev/log keeps its
 # log on stderr). Name cases as arguments to run only those: test_debug.sh debug_chap
 PXP_NS_PREFIX=pxd$$-
 . "$(dirname "$0")/lib.sh"
@@ -123,6 +123,24 @@ test_auth_failure_names_user() {
 	! grep -q 'wrong-Pw9' "$LOG" || fail "the password appears in: $(cat "$LOG")"
 }
 
+# The AC's log names the user whose authentication failed, not the password tried.
+test_server_auth_failure_names_user() {
+	local pid
+	reset
+	in_ns "$NS_ISP" env PPPOE_XP_RUN_DIR="$RUN_S" "$B" server isp0 --local 100.64.1.1 \
+		--pool 100.64.1.0/24 --auth pap --secrets "$SECRETS" --ac-name pxd-ac \
+		--foreground >"$PXP_TMP/server.log" 2>&1 &
+	pid=$!
+	wait_for 5 server status isp0 || fail "server did not start: $(cat "$PXP_TMP/server.log")" ||
+		return 1
+	client up wan0 --user mallory --password wrong-Pw9 >"$LOG" 2>&1
+	server down isp0 >/dev/null 2>&1
+	wait $pid
+	grep -q 'session [0-9]*: PAP authentication of peer "mallory" failed' "$PXP_TMP/server.log" ||
+		fail "the AC's log does not name the user: $(cat "$PXP_TMP/server.log")" || return 1
+	! grep -q 'wrong-Pw9' "$PXP_TMP/server.log" || fail "the password appears in the AC's log"
+}
+
 # A detached daemon (no --foreground) where no syslog socket exists: its lines reach the
 # stderr it was started with (here a file), instead of /dev/null.
 test_no_syslog_stderr() {
@@ -163,6 +181,7 @@ case_ debug/debug_pap test_debug_pap
 case_ debug/debug_chap test_debug_chap
 case_ debug/no_debug_is_quiet test_no_debug_is_quiet
 case_ debug/auth_failure_names_user test_auth_failure_names_user
+case_ debug/server_auth_failure_names_user test_server_auth_failure_names_user
 if [ -S /dev/log ]; then
 	skip_test debug/no_syslog_stderr "this host has a syslog socket (/dev/log)"
 else

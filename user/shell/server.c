@@ -243,8 +243,15 @@ static void ppp_event_cb(void *ctx, enum ppp_event ev, int reason)
 		shell_session_del_link_local(&s->io);
 		break;
 	case PPP_EV_LINK_DOWN:
-		if (reason == PPP_DOWN_AUTH_FAILED)
+		if (reason == PPP_DOWN_AUTH_FAILED) {
+			struct ppp_status st;
+
+			/* The auth core's words name the user (made printable), never the secret.
+			 */
+			ppp_get_status(&s->io.ppp, &st);
+			pxp_warn("session %u: %s", s->io.session_id, st.auth_message);
 			srv->auth_failures++;
+		}
 		request_end(s, (enum ppp_down_reason)reason, "");
 		break;
 	}
