@@ -12,8 +12,10 @@
 #
 # Cases: debug_pap (LCP/PAP/IPCP lines in pppd's format, the password never shown, no
 # libbpf loader lines, the session-end line with bytes each way); debug_chap (CHAP lines);
-# auth_failure_names_user (client and AC); no_syslog_stderr (a detached daemon without /dev/log keeps its
-# log on stderr). Name cases as arguments to run only those: test_debug.sh debug_chap
+# no_debug_is_quiet; auth_failure_names_user and server_auth_failure_names_user (client
+# and AC); server_session_end_line (the AC's end line); no_syslog_stderr (a detached
+# daemon without /dev/log keeps its log on stderr). Name cases as arguments to run only
+# those: test_debug.sh debug_chap
 PXP_NS_PREFIX=pxd$$-
 . "$(dirname "$0")/lib.sh"
 
@@ -123,22 +125,42 @@ test_auth_failure_names_user() {
 	! grep -q 'wrong-Pw9' "$LOG" || fail "the password appears in: $(cat "$LOG")"
 }
 
-# The AC's log names the user whose authentication failed, not the password tried.
-test_server_auth_failure_names_user() {
-	local pid
+# A foreground AC in the background, its log in $PXP_TMP/server.log; SERVER_PID.
+start_server_fg() {
 	reset
 	in_ns "$NS_ISP" env PPPOE_XP_RUN_DIR="$RUN_S" "$B" server isp0 --local 100.64.1.1 \
 		--pool 100.64.1.0/24 --auth pap --secrets "$SECRETS" --ac-name pxd-ac \
 		--foreground >"$PXP_TMP/server.log" 2>&1 &
-	pid=$!
-	wait_for 5 server status isp0 || fail "server did not start: $(cat "$PXP_TMP/server.log")" ||
-		return 1
-	client up wan0 --user mallory --password wrong-Pw9 >"$LOG" 2>&1
+	SERVER_PID=$!
+	wait_for 5 server status isp0 || fail "server did not start: $(cat "$PXP_TMP/server.log")"
+}
+
+stop_server_fg() {
 	server down isp0 >/dev/null 2>&1
-	wait $pid
+	wait "$SERVER_PID"
+}
+
+# The AC's log names the user whose authentication failed, not the password tried.
+test_server_auth_failure_names_user() {
+	start_server_fg || return 1
+	client up wan0 --user mallory --password wrong-Pw9 >"$LOG" 2>&1
+	stop_server_fg
 	grep -q 'session [0-9]*: PAP authentication of peer "mallory" failed' "$PXP_TMP/server.log" ||
 		fail "the AC's log does not name the user: $(cat "$PXP_TMP/server.log")" || return 1
 	! grep -q 'wrong-Pw9' "$PXP_TMP/server.log" || fail "the password appears in the AC's log"
+}
+
+# The AC logs each session's end with connect time and bytes each way, as the client does.
+test_server_session_end_line() {
+	start_server_fg || return 1
+	client up wan0 --user alice --password "$PASSWORD" >"$LOG" 2>&1 ||
+		fail "up failed: $(cat "$LOG")" || return 1
+	in_ns "$NS_ROUTER" ping -c 3 -W 2 -i 0.2 100.64.1.1 >/dev/null ||
+		fail "no ping through the session" || return 1
+	client down wan0 >/dev/null
+	stop_server_fg
+	grep -Eq '^pppoe-xp: session [0-9]+ ended after [0-9]+\.[0-9] s: sent [0-9]{3,} bytes in [3-9][0-9]* packets, received [0-9]{3,} bytes in [3-9][0-9]* packets$' \
+		"$PXP_TMP/server.log" || fail "no end line in the AC's log: $(cat "$PXP_TMP/server.log")"
 }
 
 # A detached daemon (no --foreground) where no syslog socket exists: its lines reach the
@@ -182,6 +204,7 @@ case_ debug/debug_chap test_debug_chap
 case_ debug/no_debug_is_quiet test_no_debug_is_quiet
 case_ debug/auth_failure_names_user test_auth_failure_names_user
 case_ debug/server_auth_failure_names_user test_server_auth_failure_names_user
+case_ debug/server_session_end_line test_server_session_end_line
 if [ -S /dev/log ]; then
 	skip_test debug/no_syslog_stderr "this host has a syslog socket (/dev/log)"
 else
