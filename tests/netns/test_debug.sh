@@ -57,19 +57,23 @@ has() {
 	grep -Eq -- "$1" "$LOG" || fail "no line matching '$1' in: $(head -c 3000 "$LOG")"
 }
 
+# A foreground client in the background (extra args), its log in $LOG; CLIENT_PID.
+start_client_fg() {
+	in_ns "$NS_ROUTER" env PPPOE_XP_RUN_DIR="$RUN_C" "$B" up wan0 --user alice \
+		--password "$PASSWORD" --foreground "$@" >"$LOG" 2>&1 &
+	CLIENT_PID=$!
+	wait_for 10 client_is_up || fail "session did not come up: $(cat "$LOG")"
+}
+
 # A --debug session in the foreground with some traffic, ended by `down`; its log in $LOG.
 debug_session() { # AUTH
-	local pid
 	reset
 	start_server "$1" || return 1
-	in_ns "$NS_ROUTER" env PPPOE_XP_RUN_DIR="$RUN_C" "$B" up wan0 --user alice \
-		--password "$PASSWORD" --foreground --debug >"$LOG" 2>&1 &
-	pid=$!
-	wait_for 10 client_is_up || fail "session did not come up: $(cat "$LOG")" || return 1
+	start_client_fg --debug || return 1
 	in_ns "$NS_ROUTER" ping -c 3 -W 2 -i 0.2 100.64.1.1 >/dev/null ||
 		fail "no ping through the session" || return 1
 	client down wan0 >/dev/null
-	wait $pid
+	wait "$CLIENT_PID"
 	! grep -q -- "$PASSWORD" "$LOG" || fail "the password appears in the log" || return 1
 	! grep -q 'libbpf:' "$LOG" || fail "libbpf loader lines in --debug: $(grep libbpf: "$LOG" | head -3)" ||
 		return 1
@@ -100,15 +104,11 @@ test_debug_chap() {
 
 # Without --debug nothing of the protocol is logged.
 test_no_debug_is_quiet() {
-	local pid
 	reset
 	start_server pap || return 1
-	in_ns "$NS_ROUTER" env PPPOE_XP_RUN_DIR="$RUN_C" "$B" up wan0 --user alice \
-		--password "$PASSWORD" --foreground >"$LOG" 2>&1 &
-	pid=$!
-	wait_for 10 client_is_up || fail "session did not come up: $(cat "$LOG")" || return 1
+	start_client_fg || return 1
 	client down wan0 >/dev/null
-	wait $pid
+	wait "$CLIENT_PID"
 	! grep -q 'debug:' "$LOG" || fail "debug lines without --debug: $(grep debug: "$LOG" | head -3)" ||
 		return 1
 	has '^pppoe-xp: session [0-9]+ ended after '
