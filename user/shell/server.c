@@ -254,8 +254,7 @@ static void ppp_event_cb(void *ctx, enum ppp_event ev, int reason)
 		if (reason == PPP_DOWN_AUTH_FAILED) {
 			struct ppp_status st;
 
-			/* The auth core's words name the user (made printable), never the secret.
-			 */
+			/* The auth core's words: the user (made printable), never the secret. */
 			ppp_get_status(&s->io.ppp, &st);
 			pxp_warn("session %u: %s", s->io.session_id, st.auth_message);
 			srv->auth_failures++;
