@@ -12,12 +12,8 @@
 #include <nettle/memops.h>
 
 #include "auth.h"
+#include "ppp_numbers.h"
 #include "pppoe_wire.h"
-
-#define CHAP_CHALLENGE 1
-#define CHAP_RESPONSE  2
-#define CHAP_SUCCESS   3
-#define CHAP_FAILURE   4
 
 _Static_assert(PPP_SECRET_MAX <= MSCHAPV2_PASSWORD_MAX_CHARS,
 	       "every PPP secret must fit the MS-CHAPv2 password limit");

@@ -5,15 +5,10 @@
  * DNS servers. Van Jacobson compression means nothing to our data path: rejected.
  */
 #include "ppp.h"
+#include "ppp_numbers.h"
 
 #include <errno.h>
 #include <string.h>
-
-#define IPCP_OPT_ADDRESSES   1 /* deprecated (RFC 1172) */
-#define IPCP_OPT_COMPRESSION 2
-#define IPCP_OPT_ADDRESS     3
-#define IPCP_OPT_DNS1	     129
-#define IPCP_OPT_DNS2	     131
 
 static bool is_server(const struct ppp *p)
 {

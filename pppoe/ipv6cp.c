@@ -4,12 +4,11 @@
  * for their link-local addresses. IPv6 header compression is rejected.
  */
 #include "ppp.h"
+#include "ppp_numbers.h"
 
 #include <string.h>
 
-#define IPV6CP_OPT_IFID	       1
-#define IPV6CP_OPT_COMPRESSION 2
-#define IFID_LEN	       8
+#define IFID_LEN 8
 
 static const uint8_t zero_ifid[IFID_LEN];
 

@@ -5,21 +5,12 @@
  * rejected. Also the Echo keepalive and Protocol-Reject.
  */
 #include "ppp.h"
+#include "ppp_numbers.h"
 #include "pppoe_wire.h"
 #include "pxp_bytes.h"
 
 #include <errno.h>
 #include <string.h>
-
-#define LCP_OPT_MRU   1
-#define LCP_OPT_ACCM  2
-#define LCP_OPT_AUTH  3
-#define LCP_OPT_MAGIC 5
-#define LCP_OPT_PFC   7
-#define LCP_OPT_ACFC  8
-
-#define CHAP_ALG_MD5	  5
-#define CHAP_ALG_MSCHAPV2 0x81
 
 static uint32_t new_magic(struct ppp *p)
 {

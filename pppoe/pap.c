@@ -6,11 +6,8 @@
 #include <nettle/memops.h>
 
 #include "auth.h"
+#include "ppp_numbers.h"
 #include "pppoe_wire.h"
-
-#define PAP_AUTH_REQ 1
-#define PAP_AUTH_ACK 2
-#define PAP_AUTH_NAK 3
 
 /* Shown to the peer; the same words whether the user or the password was wrong. */
 static const char pap_msg_ok[] = "Login ok";

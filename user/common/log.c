@@ -4,7 +4,11 @@
 #include <bpf/libbpf.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <sys/stat.h>
 #include <syslog.h>
+
+/* Where syslog(3) writes: a minimal image or a container may have none. */
+#define SYSLOG_SOCKET "/dev/log"
 
 static enum pxp_log_level log_level = PXP_LOG_INFO;
 static bool log_to_syslog;
@@ -15,8 +19,23 @@ void pxp_log_set_level(enum pxp_log_level level)
 	log_level = level;
 }
 
+bool pxp_log_enabled(enum pxp_log_level level)
+{
+	return level <= log_level;
+}
+
+bool pxp_log_syslog_available(void)
+{
+	struct stat st;
+
+	return !stat(SYSLOG_SOCKET, &st) && S_ISSOCK(st.st_mode);
+}
+
 void pxp_log_use_syslog(bool on)
 {
+	/* Without a syslog socket the lines would be lost: keep them on stderr. */
+	if (on && !pxp_log_syslog_available())
+		on = false;
 	if (on && !log_to_syslog)
 		openlog("pppoe-xp", LOG_PID, LOG_DAEMON);
 	else if (!on && log_to_syslog)
@@ -79,19 +98,21 @@ void pxp_log(enum pxp_log_level level, const char *fmt, ...)
 	va_end(ap);
 }
 
-/* libbpf terminates its messages with a newline; ours adds one, so strip it. */
+/*
+ * Only libbpf's warnings: its info and debug levels narrate every map and relocation of
+ * the loader. libbpf terminates its messages with a newline; ours adds one, so strip it.
+ */
 static int libbpf_print(enum libbpf_print_level level, const char *fmt, va_list ap)
 {
-	enum pxp_log_level ours = level == LIBBPF_WARN ? PXP_LOG_WARN : PXP_LOG_DEBUG;
 	char line[512];
 	int n;
 
-	if (ours > log_level)
+	if (level != LIBBPF_WARN || !pxp_log_enabled(PXP_LOG_WARN))
 		return 0;
 	n = vsnprintf(line, sizeof(line), fmt, ap);
 	if (n > 0 && (size_t)n < sizeof(line) && line[n - 1] == '\n')
 		line[n - 1] = '\0';
-	pxp_log(ours, "libbpf: %s", line);
+	pxp_warn("%s", line); /* libbpf starts its lines with "libbpf: " */
 	return 0;
 }
 

@@ -1,10 +1,12 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * The one logging module of the daemon and the CLI. Messages go to stderr while a
- * terminal is attached and to syslog once the daemon runs in the background. libbpf's
- * own messages are routed through it (pxp_log_hook_libbpf). Never pass secrets or
- * per-packet wire data to these functions: the protocol cores count malformed input
- * instead of logging it.
+ * terminal is attached and to syslog once the daemon runs in the background (stderr
+ * again where no syslog socket exists). libbpf's own messages are routed through it
+ * (pxp_log_hook_libbpf). Never pass secrets or per-packet wire data to these functions:
+ * the protocol cores count malformed input instead of logging it. The one exception is
+ * --debug, which logs each PPP control packet as pppoe/ppp_decode.c prints it (wire
+ * strings escaped, PAP passwords hidden).
  *
  * Concurrency: called from the daemon's single thread.
  */
@@ -22,9 +24,18 @@ enum pxp_log_level {
 
 /* Messages above level are discarded. */
 void pxp_log_set_level(enum pxp_log_level level);
-/* Switch to syslog (ident "pppoe-xp") for a detached daemon; false goes back to stderr. */
+/* Whether a message at level would be shown: lets callers skip costly formatting. */
+bool pxp_log_enabled(enum pxp_log_level level);
+/*
+ * Switch to syslog (ident "pppoe-xp") for a detached daemon; false goes back to stderr.
+ * Without a syslog socket (/dev/log) the messages stay on stderr.
+ */
 void pxp_log_use_syslog(bool on);
-/* Route libbpf's messages through this module (warnings at WARN, debug at DEBUG). */
+bool pxp_log_syslog_available(void);
+/*
+ * Route libbpf's warnings through this module (at WARN); its info and debug messages, the
+ * loader's noise, are dropped so that --debug shows the protocol, as pppd's debug does.
+ */
 void pxp_log_hook_libbpf(void);
 
 /* The text of the last error logged ("" if none): a detached daemon hands it to the

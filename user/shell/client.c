@@ -199,6 +199,8 @@ static void ipv4_up(struct client *c, uint64_t now)
 /* Undoes ipv4_up(); the netdev may already be gone (then this is a no-op). */
 static void ipv4_down(struct client *c)
 {
+	if (c->phase == PHASE_UP)
+		shell_session_log_end(&c->sess, ev_now_ms() - c->up_since_ms);
 	if (c->route_set)
 		pxp_netlink_del_default_route(c->sh.nl, c->sess.ifindex);
 	shell_session_del_addr(&c->sess);
@@ -493,11 +495,16 @@ static void process_pending(struct client *c, uint64_t now)
 			code = PXP_EXIT_FATAL;
 			c->fatal_pending[0] = '\0';
 		} else {
+			char user[sizeof(c->o->user) + 48] = "";
+
+			/* The user, never the secret. */
+			if (reason == PPP_DOWN_AUTH_FAILED)
+				snprintf(user, sizeof(user),
+					 " as user '%s' (check --user and the password)",
+					 c->o->user);
 			snprintf(why, sizeof(why), "session %u: %s%s%s%s", c->sess.session_id,
-				 ppp_down_reason_text(reason),
-				 reason == PPP_DOWN_AUTH_FAILED ? " (check --user and the password)"
-								: "",
-				 c->padt_text[0] ? ", " : "", c->padt_text);
+				 ppp_down_reason_text(reason), user, c->padt_text[0] ? ", " : "",
+				 c->padt_text);
 			code = exit_code_for(reason);
 		}
 		session_end(c, now);

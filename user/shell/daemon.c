@@ -5,20 +5,28 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include "log.h"
 
-static void redirect_stdio(void)
+/*
+ * keep_stderr: the daemon's log stays on stderr (no syslog socket) if that is a file or a
+ * terminal. A pipe is closed all the same: `$(pppoe-xp up ...)` would wait for the daemon.
+ */
+static void redirect_stdio(bool keep_stderr)
 {
 	int fd = open("/dev/null", O_RDWR | O_CLOEXEC);
+	struct stat st;
 
 	if (fd < 0)
 		return;
 	dup2(fd, STDIN_FILENO);
 	dup2(fd, STDOUT_FILENO);
-	dup2(fd, STDERR_FILENO);
+	if (!keep_stderr || fstat(STDERR_FILENO, &st) ||
+	    !(S_ISREG(st.st_mode) || S_ISCHR(st.st_mode)))
+		dup2(fd, STDERR_FILENO);
 	if (fd > STDERR_FILENO)
 		close(fd);
 }
@@ -75,7 +83,7 @@ int daemon_fork(int *notify_fd, struct daemon_report *report)
 	setsid();
 	if (chdir("/"))
 		pxp_warn("chdir /: %s", strerror(errno));
-	redirect_stdio();
+	redirect_stdio(!pxp_log_syslog_available());
 	pxp_log_use_syslog(true);
 	*notify_fd = fds[1];
 	return 0;

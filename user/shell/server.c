@@ -218,6 +218,15 @@ static void session_ipv4_up(struct srv_session *s, uint64_t now)
 		 s->io.ifname, user, peer, now - s->start_ms);
 }
 
+/* The session stops carrying IP: its end line (connect time, bytes), then its address. */
+static void session_ipv4_down(struct srv_session *s)
+{
+	if (s->up)
+		shell_session_log_end(&s->io, ev_now_ms() - s->up_since_ms);
+	shell_session_del_addr(&s->io);
+	s->up = false;
+}
+
 static void ppp_event_cb(void *ctx, enum ppp_event ev, int reason)
 {
 	struct srv_session *s = container_of(ctx, struct srv_session, io);
@@ -231,8 +240,7 @@ static void ppp_event_cb(void *ctx, enum ppp_event ev, int reason)
 		session_ipv4_up(s, ev_now_ms());
 		break;
 	case PPP_EV_IPV4_DOWN:
-		shell_session_del_addr(&s->io);
-		s->up = false;
+		session_ipv4_down(s);
 		break;
 	case PPP_EV_IPV6_UP:
 		if (srv->o->common.ipv6 && shell_session_add_link_local(&s->io))
@@ -243,8 +251,14 @@ static void ppp_event_cb(void *ctx, enum ppp_event ev, int reason)
 		shell_session_del_link_local(&s->io);
 		break;
 	case PPP_EV_LINK_DOWN:
-		if (reason == PPP_DOWN_AUTH_FAILED)
+		if (reason == PPP_DOWN_AUTH_FAILED) {
+			struct ppp_status st;
+
+			/* The auth core's words: the user (made printable), never the secret. */
+			ppp_get_status(&s->io.ppp, &st);
+			pxp_warn("session %u: %s", s->io.session_id, st.auth_message);
 			srv->auth_failures++;
+		}
 		request_end(s, (enum ppp_down_reason)reason, "");
 		break;
 	}
@@ -265,6 +279,7 @@ static void session_free(struct server *srv, struct srv_session *s)
 /* Ends a session: netdev and data path record, PPP link, PADT (unless the peer sent one). */
 static void session_end(struct server *srv, struct srv_session *s)
 {
+	session_ipv4_down(s);
 	shell_session_end(&s->io);
 	if (s->end_reason == PPP_DOWN_LOWER)
 		disc_ac_release(srv->ac, s->io.session_id);

@@ -2,6 +2,7 @@
 #include "session_shell.h"
 
 #include <errno.h>
+#include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/epoll.h>
@@ -10,6 +11,7 @@
 #include "container_of.h"
 #include "daemon.h"
 #include "log.h"
+#include "ppp_decode.h"
 #include "random.h"
 #include "run_dir.h"
 #include "stats_report.h"
@@ -165,6 +167,25 @@ struct shell_session *shell_find_session(struct session_shell *sh, uint16_t sess
 	return NULL;
 }
 
+/*
+ * --debug: one line per PPP control packet sent or received, as pppd's debug prints it
+ * ("sent [LCP ConfReq id=0x1 <mru 1492>]"); the AC prefixes the session id. Nothing is
+ * formatted below level debug.
+ */
+static void debug_ppp(const struct shell_session *s, const char *dir, uint16_t proto,
+		      const uint8_t *data, size_t len)
+{
+	char text[PPP_DECODE_MAX];
+
+	if (!pxp_log_enabled(PXP_LOG_DEBUG))
+		return;
+	ppp_decode(proto, data, len, text, sizeof(text));
+	if (s->sh->max_sessions > 1)
+		pxp_debug("session %u: %s %s", s->session_id, dir, text);
+	else
+		pxp_debug("%s %s", dir, text);
+}
+
 static void disc_frame(struct session_shell *sh, const uint8_t *frame, size_t len)
 {
 	sh->role->disc_input(sh, ev_now_ms(), frame, len);
@@ -191,6 +212,7 @@ static void sess_frame(struct session_shell *sh, const uint8_t *frame, size_t le
 		return;
 	}
 	sh->session_rx++;
+	debug_ppp(s, "rcvd", f.ppp_proto, f.payload, f.payload_len);
 	ppp_input(&s->ppp, ev_now_ms(), f.ppp_proto, f.payload, f.payload_len);
 }
 
@@ -239,6 +261,7 @@ static void ppp_send_cb(void *ctx, uint16_t proto, const uint8_t *data, size_t l
 	struct session_shell *sh = s->sh;
 	int n;
 
+	debug_ppp(s, "sent", proto, data, len);
 	n = session_frame_build(sh->tx_buf, sizeof(sh->tx_buf), s->peer_mac, sh->sess_sock.mac,
 				s->session_id, proto, data, len);
 	if (n < 0 || raw_socket_send(&sh->sess_sock, sh->tx_buf, (size_t)n)) {
@@ -439,6 +462,24 @@ void shell_session_del_link_local(struct shell_session *s)
 	if (s->link_local_set)
 		pxp_netlink_del_link_local(s->sh->nl, s->ifindex, s->local_ifid);
 	s->link_local_set = false;
+}
+
+void shell_session_log_end(const struct shell_session *s, uint64_t connect_ms)
+{
+	struct pxp_link_stats ls;
+	int err = s->ifindex ? pxp_netlink_link_stats(s->sh->nl, s->ifindex, &ls) : -ENODEV;
+
+	if (err) {
+		pxp_info("session %u ended after %" PRIu64 ".%" PRIu64 " s (counters of %s: %s)",
+			 s->session_id, connect_ms / 1000, connect_ms % 1000 / 100, s->ifname,
+			 strerror(-err));
+		return;
+	}
+	/* As pppd's "Connect time" and "Sent N bytes, received N bytes", in one line. */
+	pxp_info("session %u ended after %" PRIu64 ".%" PRIu64 " s: sent %" PRIu64
+		 " bytes in %" PRIu64 " packets, received %" PRIu64 " bytes in %" PRIu64 " packets",
+		 s->session_id, connect_ms / 1000, connect_ms % 1000 / 100, ls.tx_bytes,
+		 ls.tx_packets, ls.rx_bytes, ls.rx_packets);
 }
 
 void shell_session_end(struct shell_session *s)

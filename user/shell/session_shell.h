@@ -123,6 +123,11 @@ int shell_session_add_link_local(struct shell_session *s);
 /* Undo those two; no-ops when not set (or the netdev is gone). */
 void shell_session_del_addr(struct shell_session *s);
 void shell_session_del_link_local(struct shell_session *s);
+/*
+ * The info line of a session that was up for connect_ms: connect time and the session
+ * netdev's bytes and packets each way. Call it before the netdev goes.
+ */
+void shell_session_log_end(const struct shell_session *s, uint64_t connect_ms);
 /* Deletes the session netdev (the data path stops carrying it) and the PPP link. */
 void shell_session_end(struct shell_session *s);
 

@@ -1,0 +1,61 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * libFuzzer harness for the --debug decoder of PPP control packets (pppoe/ppp_decode.c).
+ * Input: the PPP protocol (2 bytes, big-endian), then the packet. The decoder must never
+ * read past the packet (ASan) nor write past the buffer; the text is printable ASCII (every
+ * wire string escaped), ends inside the buffer, and never shows a PAP password.
+ */
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ppp_decode.h"
+#include "pppoe_wire.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+static void check_text(uint16_t proto, const char *out, size_t cap)
+{
+	static const char hidden[] = " password=<hidden>]", cut[] = "...]";
+	size_t n = strnlen(out, cap), i;
+
+	if (n >= cap)
+		abort();
+	for (i = 0; i < n; i++)
+		if (out[i] < ' ' || out[i] > '~')
+			abort();
+	/* A decoded PAP request ends in the hidden password (or is cut before it). */
+	if (proto == PPP_PROTO_PAP && strstr(out, " user=\"") &&
+	    !(n >= sizeof(hidden) - 1 && !strcmp(out + n - (sizeof(hidden) - 1), hidden)) &&
+	    !(n >= sizeof(cut) - 1 && !strcmp(out + n - (sizeof(cut) - 1), cut)))
+		abort();
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	/* Sizes that cut the text anywhere, and the one the daemon uses. */
+	static const size_t caps[] = { 8, 21, 64, PPP_DECODE_MAX };
+	char out[PPP_DECODE_MAX + 16];
+	uint16_t proto;
+	size_t i;
+
+	if (size < 2)
+		return 0;
+	/* The control protocols most of the time, any protocol now and then. */
+	proto = (uint16_t)(data[0] << 8 | data[1]);
+	if (data[0] < 0xf0) {
+		static const uint16_t known[] = { PPP_PROTO_LCP, PPP_PROTO_PAP, PPP_PROTO_CHAP,
+						  PPP_PROTO_IPCP, PPP_PROTO_IPV6CP };
+
+		proto = known[data[1] % 5];
+	}
+	for (i = 0; i < sizeof(caps) / sizeof(caps[0]); i++) {
+		memset(out, 0x7f, sizeof(out));
+		if (ppp_decode(proto, data + 2, size - 2, out, caps[i]))
+			abort();
+		check_text(proto, out, caps[i]);
+		if ((unsigned char)out[caps[i]] != 0x7f)
+			abort();
+	}
+	return 0;
+}

@@ -1,0 +1,213 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# What the daemon logs for daily use: --debug as pppd's debug, the session-end line, the
+# user named on an authentication failure, and stderr when there is no syslog socket.
+#
+#   lan ---------- router ================ isp ---------- net
+#   lan0      lan1      wan0    PPPoE    isp0     isp1      net0
+#                       pxp0 100.64.1.2  pxs<N> 100.64.1.1
+#                       (pppoe-xp up     (pppoe-xp server)
+#                        --debug)
+#
+# Cases: debug_pap (LCP/PAP/IPCP lines in pppd's format, the password never shown, no
+# libbpf loader lines, the session-end line with bytes each way); debug_chap (CHAP lines);
+# no_debug_is_quiet; auth_failure_names_user and server_auth_failure_names_user (client
+# and AC); server_session_end_line (the AC's end line); no_syslog_stderr (a detached
+# daemon without /dev/log keeps its log on stderr). Name cases as arguments to run only
+# those: test_debug.sh debug_chap
+PXP_NS_PREFIX=pxd$$-
+. "$(dirname "$0")/lib.sh"
+
+B=$PXP_BIN
+RUN_C=$PXP_TMP/run-client
+RUN_S=$PXP_TMP/run-server
+SECRETS=$PXP_TMP/secrets
+PASSWORD=Zq7secretPw
+LOG=$PXP_TMP/client.log
+
+client() { in_ns "$NS_ROUTER" env PPPOE_XP_RUN_DIR="$RUN_C" "$B" "$@"; }
+server() { in_ns "$NS_ISP" env PPPOE_XP_RUN_DIR="$RUN_S" "$B" "$@"; }
+
+status_get() {
+	if [ "$1" = client ]; then client status wan0; else server status isp0; fi |
+		awk -v key="$2" -F': ' '$1 == key { print $2; exit }'
+}
+client_is_up() { [ "$(status_get client state 2>/dev/null)" = up ]; }
+client_gone() { ! client status wan0 >/dev/null 2>&1; }
+
+start_server() { # AUTH
+	server server isp0 --local 100.64.1.1 --pool 100.64.1.0/24 --auth "$1" \
+		--secrets "$SECRETS" --ac-name pxd-ac >"$PXP_TMP/server.out" 2>&1 ||
+		fail "server did not start: $(cat "$PXP_TMP/server.out")"
+}
+
+reset() {
+	client down wan0 >/dev/null 2>&1
+	server down isp0 >/dev/null 2>&1
+	for ns in "$NS_ROUTER" "$NS_ISP"; do
+		ip netns pids "$ns" 2>/dev/null | xargs -r kill -9 2>/dev/null
+	done
+	sleep 0.2
+	return 0
+}
+
+# has PATTERN: the client's log has a line matching the extended regex.
+has() {
+	grep -Eq -- "$1" "$LOG" || fail "no line matching '$1' in: $(head -c 3000 "$LOG")"
+}
+
+# A foreground client in the background (extra args), its log in $LOG; CLIENT_PID.
+start_client_fg() {
+	in_ns "$NS_ROUTER" env PPPOE_XP_RUN_DIR="$RUN_C" "$B" up wan0 --user alice \
+		--password "$PASSWORD" --foreground "$@" >"$LOG" 2>&1 &
+	CLIENT_PID=$!
+	wait_for 10 client_is_up || fail "session did not come up: $(cat "$LOG")"
+}
+
+# A --debug session in the foreground with some traffic, ended by `down`; its log in $LOG.
+debug_session() { # AUTH
+	reset
+	start_server "$1" || return 1
+	start_client_fg --debug || return 1
+	in_ns "$NS_ROUTER" ping -c 3 -W 2 -i 0.2 100.64.1.1 >/dev/null ||
+		fail "no ping through the session" || return 1
+	client down wan0 >/dev/null
+	wait "$CLIENT_PID"
+	! grep -q -- "$PASSWORD" "$LOG" || fail "the password appears in the log" || return 1
+	! grep -q 'libbpf:' "$LOG" || fail "libbpf loader lines in --debug: $(grep libbpf: "$LOG" | head -3)" ||
+		return 1
+	has '^pppoe-xp: debug: sent \[LCP ConfReq id=0x[0-9a-f]+ <mru 1492> <magic 0x[0-9a-f]+>\]$' || return 1
+	has '^pppoe-xp: debug: rcvd \[LCP ConfReq id=0x[0-9a-f]+ .*<auth ' || return 1
+	has '^pppoe-xp: debug: rcvd \[LCP ConfAck id=0x' || return 1
+	has '^pppoe-xp: debug: sent \[IPCP ConfReq id=0x[0-9a-f]+ <addr 0\.0\.0\.0>' || return 1
+	has '^pppoe-xp: debug: rcvd \[IPCP ConfNak id=0x[0-9a-f]+ <addr 100\.64\.1\.2>' || return 1
+	has '^pppoe-xp: debug: sent \[LCP TermReq id=0x[0-9a-f]+ ' || return 1
+	# Three pings of 84 bytes each way at least.
+	has '^pppoe-xp: session [0-9]+ ended after [0-9]+\.[0-9] s: sent [0-9]{3,} bytes in [3-9][0-9]* packets, received [0-9]{3,} bytes in [3-9][0-9]* packets$'
+}
+
+test_debug_pap() {
+	debug_session pap || return 1
+	has '^pppoe-xp: debug: rcvd \[LCP ConfReq id=0x[0-9a-f]+ .*<auth pap>' || return 1
+	has '^pppoe-xp: debug: sent \[PAP AuthReq id=0x[0-9a-f]+ user="alice" password=<hidden>\]$' || return 1
+	has '^pppoe-xp: debug: rcvd \[PAP AuthAck id=0x'
+}
+
+test_debug_chap() {
+	debug_session chap || return 1
+	has '^pppoe-xp: debug: rcvd \[LCP ConfReq id=0x[0-9a-f]+ .*<auth chap MD5>' || return 1
+	has '^pppoe-xp: debug: rcvd \[CHAP Challenge id=0x[0-9a-f]+ <[0-9a-f]+>, name = "pxd-ac"\]$' || return 1
+	has '^pppoe-xp: debug: sent \[CHAP Response id=0x[0-9a-f]+ <[0-9a-f]{32}>, name = "alice"\]$' || return 1
+	has '^pppoe-xp: debug: rcvd \[CHAP Success id=0x'
+}
+
+# Without --debug nothing of the protocol is logged.
+test_no_debug_is_quiet() {
+	reset
+	start_server pap || return 1
+	start_client_fg || return 1
+	client down wan0 >/dev/null
+	wait "$CLIENT_PID"
+	! grep -q 'debug:' "$LOG" || fail "debug lines without --debug: $(grep debug: "$LOG" | head -3)" ||
+		return 1
+	has '^pppoe-xp: session [0-9]+ ended after '
+}
+
+test_auth_failure_names_user() {
+	local rc
+	reset
+	start_server chap || return 1
+	client up wan0 --user alice --password wrong-Pw9 >"$LOG" 2>&1
+	rc=$?
+	[ $rc -eq 19 ] || fail "exit $rc, want 19: $(cat "$LOG")" || return 1
+	has "authentication.* as user 'alice'" || return 1
+	! grep -q 'wrong-Pw9' "$LOG" || fail "the password appears in: $(cat "$LOG")"
+}
+
+# A foreground AC in the background, its log in $PXP_TMP/server.log; SERVER_PID.
+start_server_fg() {
+	reset
+	in_ns "$NS_ISP" env PPPOE_XP_RUN_DIR="$RUN_S" "$B" server isp0 --local 100.64.1.1 \
+		--pool 100.64.1.0/24 --auth pap --secrets "$SECRETS" --ac-name pxd-ac \
+		--foreground >"$PXP_TMP/server.log" 2>&1 &
+	SERVER_PID=$!
+	wait_for 5 server status isp0 || fail "server did not start: $(cat "$PXP_TMP/server.log")"
+}
+
+stop_server_fg() {
+	server down isp0 >/dev/null 2>&1
+	wait "$SERVER_PID"
+}
+
+# The AC's log names the user whose authentication failed, not the password tried.
+test_server_auth_failure_names_user() {
+	start_server_fg || return 1
+	client up wan0 --user mallory --password wrong-Pw9 >"$LOG" 2>&1
+	stop_server_fg
+	grep -q 'session [0-9]*: PAP authentication of peer "mallory" failed' "$PXP_TMP/server.log" ||
+		fail "the AC's log does not name the user: $(cat "$PXP_TMP/server.log")" || return 1
+	! grep -q 'wrong-Pw9' "$PXP_TMP/server.log" || fail "the password appears in the AC's log"
+}
+
+# The AC logs each session's end with connect time and bytes each way, as the client does.
+test_server_session_end_line() {
+	start_server_fg || return 1
+	client up wan0 --user alice --password "$PASSWORD" >"$LOG" 2>&1 ||
+		fail "up failed: $(cat "$LOG")" || return 1
+	in_ns "$NS_ROUTER" ping -c 3 -W 2 -i 0.2 100.64.1.1 >/dev/null ||
+		fail "no ping through the session" || return 1
+	client down wan0 >/dev/null
+	stop_server_fg
+	grep -Eq '^pppoe-xp: session [0-9]+ ended after [0-9]+\.[0-9] s: sent [0-9]{3,} bytes in [3-9][0-9]* packets, received [0-9]{3,} bytes in [3-9][0-9]* packets$' \
+		"$PXP_TMP/server.log" || fail "no end line in the AC's log: $(cat "$PXP_TMP/server.log")"
+}
+
+# A detached daemon (no --foreground) where no syslog socket exists: its lines reach the
+# stderr it was started with (here a file), instead of /dev/null.
+test_no_syslog_stderr() {
+	reset
+	start_server pap || return 1
+	client up wan0 --user alice --password "$PASSWORD" >"$LOG" 2>&1 ||
+		fail "up failed: $(cat "$LOG")" || return 1
+	client down wan0 >/dev/null
+	wait_for 5 client_gone || fail "the daemon stayed after down" || return 1
+	has '^pppoe-xp: data path attached to wan0' || return 1
+	has '^pppoe-xp: session [0-9]+ ended after '
+}
+
+ONLY=" $* "
+case_() { # NAME FUNC
+	[ "$ONLY" = "  " ] || [[ $ONLY == *" ${1#debug/} "* ]] || return 0
+	run_test "$1" "$2"
+}
+
+missing=$(require_cmds ip ping) || {
+	skip_test debug "missing commands:$missing (make deps installs them)"
+	exit 0
+}
+[ -x "$B" ] || {
+	echo "FAIL debug/build: $B is missing (run make)"
+	exit 1
+}
+topo_create pppoe || {
+	echo "FAIL debug/topology: could not build the topology"
+	exit 1
+}
+mkdir -p "$RUN_C" "$RUN_S"
+printf 'alice * %s *\n' "$PASSWORD" >"$SECRETS"
+chmod 600 "$SECRETS"
+on_cleanup reset
+
+case_ debug/debug_pap test_debug_pap
+case_ debug/debug_chap test_debug_chap
+case_ debug/no_debug_is_quiet test_no_debug_is_quiet
+case_ debug/auth_failure_names_user test_auth_failure_names_user
+case_ debug/server_auth_failure_names_user test_server_auth_failure_names_user
+case_ debug/server_session_end_line test_server_session_end_line
+if [ -S /dev/log ]; then
+	skip_test debug/no_syslog_stderr "this host has a syslog socket (/dev/log)"
+else
+	case_ debug/no_syslog_stderr test_no_syslog_stderr
+fi
+tests_done
