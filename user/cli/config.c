@@ -247,6 +247,7 @@ enum {
 	OPT_USEPEERDNS,
 	OPT_RESOLV_FILE,
 	OPT_VLAN_PCP,
+	OPT_IPPARAM,
 	OPT_MODE,
 	OPT_IPV6,
 	OPT_LOCAL,
@@ -351,6 +352,7 @@ int config_parse_up(int argc, char **argv, struct client_settings *o)
 		{ "usepeerdns", no_argument, NULL, OPT_USEPEERDNS },
 		{ "resolv-file", required_argument, NULL, OPT_RESOLV_FILE },
 		{ "vlan-pcp", required_argument, NULL, OPT_VLAN_PCP },
+		{ "ipparam", required_argument, NULL, OPT_IPPARAM },
 		DAEMON_LONGOPTS,
 		{ NULL, 0, NULL, 0 },
 	};
@@ -462,6 +464,10 @@ int config_parse_up(int argc, char **argv, struct client_settings *o)
 				return bad("--vlan-pcp", optarg, "must be a priority from 0 to 7");
 			o->vlan_pcp = (uint8_t)v;
 			have_pcp = true;
+			break;
+		case OPT_IPPARAM:
+			if (copy_name("--ipparam", optarg, o->ipparam, sizeof(o->ipparam)))
+				return -EINVAL;
 			break;
 		default:
 			return bad(argv[0], argv[optind - 1], "unknown option or missing value");

@@ -19,7 +19,9 @@
 #include "log.h"
 #include "ppp_types.h"
 
-#define PXP_MAX_DNS 2
+#define PXP_MAX_DNS	2
+/* pppd's ipparam: the 6th argument of the ip-up family of scripts (hooks.h). */
+#define PXP_IPPARAM_MAX 255
 
 /* What the client and the server share. */
 struct daemon_settings {
@@ -58,6 +60,7 @@ struct client_settings {
 	bool usepeerdns;
 	char resolv_file[PATH_MAX];
 	uint8_t vlan_pcp;
+	char ipparam[PXP_IPPARAM_MAX + 1]; /* "" = none */
 };
 
 /* The built-in access concentrator (`pppoe-xp server IFACE ...`). */
