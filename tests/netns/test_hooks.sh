@@ -16,7 +16,8 @@
 # BYTES_* on down, the pid file gone), ipv6 (ipv6-up and ipv6-down with link-local
 # addresses), ip_up_d (run-parts order and names when there is no ip-up), failing (a
 # failing script never stops the session), slow (a script that never ends blocks neither
-# the daemon nor its `down`). Name cases as arguments to run only those: test_hooks.sh ip_up
+# the daemon nor its `down`), restart_during_ip_down (`up` while the old daemon's ip-down
+# still runs). Name cases as arguments to run only those: test_hooks.sh ip_up
 PXP_NS_PREFIX=pxh$$-
 . "$(dirname "$0")/lib.sh"
 
@@ -104,21 +105,25 @@ test_ip_up() {
 }
 
 test_ip_down() {
-	local t
+	local t pid
 	reset
 	write_script "$PPP_DIR/ip-down"
 	start_server || return 1
 	client_up || return 1
+	pid=$(status_get pid)
 	in_ns "$NS_ROUTER" ping -c 3 -i 0.2 -W 2 100.64.1.1 >/dev/null || fail "no traffic" || return 1
 	sleep 1
 	client down wan0 || fail "down failed" || return 1
-	[ "$(runs_of ip-down)" = 1 ] || fail "ip-down ran $(runs_of ip-down) times before down returned" || return 1
+	wait_for 5 ran ip-down || fail "ip-down did not run on down" || return 1
+	sleep 0.3
+	[ "$(runs_of ip-down)" = 1 ] || fail "ip-down ran $(runs_of ip-down) times" || return 1
 	[ "$(args_of ip-down)" = "pxp0 wan0 0 100.64.1.2 100.64.1.1 myparam " ] ||
 		fail "ip-down arguments: '$(args_of ip-down)'" || return 1
 	t=$(env_of ip-down CONNECT_TIME)
 	[ "${t:-0}" -ge 1 ] || fail "CONNECT_TIME '$t' after a session of over 1 s" || return 1
 	[ "$(env_of ip-down BYTES_SENT)" -gt 0 ] && [ "$(env_of ip-down BYTES_RCVD)" -gt 0 ] ||
 		fail "BYTES_SENT '$(env_of ip-down BYTES_SENT)' BYTES_RCVD '$(env_of ip-down BYTES_RCVD)' after pings" || return 1
+	wait_for 5 pid_is_gone "$pid" || fail "the daemon $pid still runs 5 s after down" || return 1
 	[ ! -e "$RUN_C/wan0.pid" ] || fail "the pid file stayed after down"
 }
 
@@ -138,6 +143,8 @@ test_ipv6() {
 		"$(echo "$a" | cut -d' ' -f4)" "$(status_get ipv6_local)" ||
 		fail "ipv6-up's local address is not status's ipv6_local $(status_get ipv6_local)" || return 1
 	client down wan0 || fail "down failed" || return 1
+	wait_for 5 ran ipv6-down || fail "ipv6-down did not run on down" || return 1
+	sleep 0.3
 	[ "$(runs_of ipv6-down)" = 1 ] || fail "ipv6-down ran $(runs_of ipv6-down) times" || return 1
 	[ -n "$(env_of ipv6-down CONNECT_TIME)" ] || fail "ipv6-down has no CONNECT_TIME"
 }
@@ -173,24 +180,49 @@ test_failing() {
 		fail "no traffic after ip-up failed"
 }
 
-# ip-up never ends: the session and the control socket stay responsive; down ends it and
-# the daemon within pppd's 5 s, and ip-down (waiting behind ip-up) is not left running.
+# ip-up never ends: the session and the control socket stay responsive; `down` returns at
+# once, the daemon ends ip-up after pppd's 5 s and then itself.
 test_slow() {
-	local t0 t1
+	local t0 t1 pid
 	reset
 	write_script "$PPP_DIR/ip-up" "sleep 60"
 	start_server || return 1
 	client_up || return 1
 	wait_for 5 ran ip-up || fail "ip-up did not run" || return 1
 	[ "$(status_get state)" = up ] || fail "state '$(status_get state)' while ip-up runs" || return 1
+	pid=$(status_get pid)
 	in_ns "$NS_ROUTER" ping -c 2 -i 0.2 -W 2 100.64.1.1 >/dev/null ||
 		fail "no traffic while ip-up runs" || return 1
 	t0=$(date +%s%N)
 	client down wan0 || fail "down failed while ip-up runs" || return 1
 	t1=$(date +%s%N)
-	[ $(((t1 - t0) / 1000000)) -lt 8000 ] || fail "down took $(((t1 - t0) / 1000000)) ms" || return 1
-	client_gone || fail "the daemon stayed" || return 1
+	[ $(((t1 - t0) / 1000000)) -lt 3000 ] || fail "down took $(((t1 - t0) / 1000000)) ms" || return 1
+	client_gone || fail "the control socket still answers after down" || return 1
+	wait_for 8 pid_is_gone "$pid" || fail "the daemon $pid still runs 8 s after down" || return 1
+	[ ! -e "$RUN_C/wan0.pid" ] || fail "the pid file stayed" || return 1
 	! pgrep -f "$PPP_DIR/ip-up" >/dev/null || fail "ip-up still runs after the daemon ended"
+}
+
+# A slow ip-down holds neither the WAN port nor the pid file: `up` right after `down` gets
+# a new session while the old daemon still waits for its script, and the pid file names
+# the new daemon after the old one has ended.
+test_restart_during_ip_down() {
+	local old new
+	reset
+	write_script "$PPP_DIR/ip-down" "sleep 3"
+	start_server || return 1
+	client_up || return 1
+	old=$(status_get pid)
+	client down wan0 || fail "down failed" || return 1
+	client_up || return 1
+	new=$(status_get pid)
+	[ -n "$new" ] && [ "$new" != "$old" ] || fail "no new daemon (old $old, new '$new')" || return 1
+	wait_for 8 pid_is_gone "$old" || fail "the old daemon $old still runs" || return 1
+	[ "$(status_get state)" = up ] || fail "the new session is '$(status_get state)'" || return 1
+	in_ns "$NS_ROUTER" ping -c 2 -i 0.2 -W 2 100.64.1.1 >/dev/null ||
+		fail "no traffic through the new session once the old daemon ended" || return 1
+	[ "$(cat "$RUN_C/wan0.pid" 2>/dev/null)" = "$new" ] ||
+		fail "wan0.pid holds '$(cat "$RUN_C/wan0.pid" 2>/dev/null)', the daemon is $new"
 }
 
 ONLY=" $* "
@@ -222,4 +254,5 @@ case_ hooks/ipv6 test_ipv6
 case_ hooks/ip_up_d test_ip_up_d
 case_ hooks/failing test_failing
 case_ hooks/slow test_slow
+case_ hooks/restart_during_ip_down test_restart_during_ip_down
 tests_done

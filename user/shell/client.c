@@ -830,10 +830,13 @@ static void close_all(struct client *c)
 {
 	if (c->sess.session_id || c->sess.ppp_active)
 		session_end(c, ev_now_ms());
-	/* As pppd on exit: give ip-down its time (the event loop is about to close). */
+	shell_close(&c->sh);
+	/*
+	 * As pppd on exit: give ip-down its time, with the control socket already closed
+	 * (a daemon that no longer answers must not look like one that runs).
+	 */
 	hooks_finish(&c->hooks, HOOK_EXIT_WAIT_MS);
 	daemon_remove_pid_file(c->o->iface);
-	shell_close(&c->sh);
 }
 
 static int setup(struct client *c)

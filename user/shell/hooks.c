@@ -454,16 +454,7 @@ void hooks_finish(struct hooks *h, unsigned int timeout_ms)
 	uint64_t deadline = ev_now_ms() + timeout_ms;
 	unsigned int i;
 
-	/* Our loop is going away: poll here instead. */
-	for (i = 0; i < 2; i++) {
-		struct hook_child *c = &h->family[i];
-
-		if (c->pid && h->loop) {
-			ev_loop_del(h->loop, c->pidfd);
-			if (c->out_fd >= 0)
-				ev_loop_del(h->loop, c->out_fd);
-		}
-	}
+	/* The loop is closed or about to be: poll here instead. */
 	h->loop = NULL;
 	for (;;) {
 		struct pollfd p[4];

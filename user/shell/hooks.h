@@ -100,7 +100,8 @@ void hooks_init(struct hooks *h, struct ev_loop *loop);
 int hooks_run(struct hooks *h, enum hook_kind kind, const struct hook_session *s);
 /*
  * At exit: waits up to timeout_ms for the running and queued hooks, logging their output,
- * then ends what still runs (SIGTERM to its process group) and closes everything.
+ * then ends what still runs (SIGTERM to its process group) and closes everything. Polls
+ * by itself: the event loop may already be closed.
  */
 void hooks_finish(struct hooks *h, unsigned int timeout_ms);
 
