@@ -15,7 +15,8 @@
 # and environment, nothing of ours leaks in, the pid file), ip_down (CONNECT_TIME and
 # BYTES_* on down, the pid file gone), ipv6 (ipv6-up and ipv6-down with link-local
 # addresses), ip_up_d (run-parts order and names when there is no ip-up), failing (a
-# failing script never stops the session), slow (a script that never ends blocks neither
+# failing script never stops the session), background (a process ip-up leaves behind
+# holding its output), slow (a script that never ends blocks neither
 # the daemon nor its `down`), restart_during_ip_down (`up` while the old daemon's ip-down
 # still runs). Name cases as arguments to run only those: test_hooks.sh ip_up
 PXP_NS_PREFIX=pxh$$-
@@ -29,7 +30,8 @@ OUT=$PXP_TMP/out
 SECRETS=$PXP_TMP/secrets
 
 # HOOK_LEAK is in the daemon's environment: a script must not see it (pppd clears it).
-client() { in_ns "$NS_ROUTER" env PPPOE_XP_RUN_DIR="$RUN_C" PPPOE_XP_PPP_DIR="$PPP_DIR" HOOK_LEAK=1 "$B" "$@"; }
+# PXP_TIMEOUT=SECS bounds one call (timeout, exit 124).
+client() { in_ns "$NS_ROUTER" env PPPOE_XP_RUN_DIR="$RUN_C" PPPOE_XP_PPP_DIR="$PPP_DIR" HOOK_LEAK=1 ${PXP_TIMEOUT:+timeout "$PXP_TIMEOUT"} "$B" "$@"; }
 server() { in_ns "$NS_ISP" env PPPOE_XP_RUN_DIR="$RUN_S" "$B" "$@"; }
 
 status_get() { # KEY: a top-level field of the client's status
@@ -180,6 +182,20 @@ test_failing() {
 		fail "no traffic after ip-up failed"
 }
 
+# ip-up leaves a process behind that keeps its output open: the daemon reaps ip-up and
+# goes on answering (it does not wait for the end of that output).
+test_background() {
+	reset
+	write_script "$PPP_DIR/ip-up" "sleep 20 & echo started"
+	start_server || return 1
+	client_up || return 1
+	wait_for 5 ran ip-up || fail "ip-up did not run" || return 1
+	sleep 0.5
+	[ "$(PXP_TIMEOUT=3 status_get state)" = up ] ||
+		fail "no answer from the daemon after ip-up left a process behind" || return 1
+	client down wan0 || fail "down failed" || return 1
+}
+
 # ip-up never ends: the session and the control socket stay responsive; `down` returns at
 # once, the daemon ends ip-up after pppd's 5 s and then itself.
 test_slow() {
@@ -253,6 +269,7 @@ case_ hooks/ip_down test_ip_down
 case_ hooks/ipv6 test_ipv6
 case_ hooks/ip_up_d test_ip_up_d
 case_ hooks/failing test_failing
+case_ hooks/background test_background
 case_ hooks/slow test_slow
 case_ hooks/restart_during_ip_down test_restart_during_ip_down
 tests_done

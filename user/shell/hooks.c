@@ -272,18 +272,21 @@ static void flush_line(struct hook_child *c)
 	c->line_len = 0;
 }
 
-/* Logs what the scripts wrote, line by line; false at the end of the output. */
-static bool read_output(struct hook_child *c)
+/*
+ * Logs what the scripts wrote, line by line: 1 when it read some, -EAGAIN when there is
+ * nothing now (a process the script left behind may hold the pipe open), 0 at its end.
+ */
+static int read_output(struct hook_child *c)
 {
 	char buf[512];
 	ssize_t n, i;
 
 	n = read(c->out_fd, buf, sizeof(buf));
 	if (n < 0 && (errno == EAGAIN || errno == EINTR))
-		return true;
+		return -EAGAIN;
 	if (n <= 0) {
 		flush_line(c);
-		return false;
+		return 0;
 	}
 	for (i = 0; i < n; i++) {
 		if (buf[i] == '\n' || c->line_len == sizeof(c->line) - 1)
@@ -291,7 +294,7 @@ static bool read_output(struct hook_child *c)
 		if (buf[i] != '\n')
 			c->line[c->line_len++] = buf[i];
 	}
-	return true;
+	return 1;
 }
 
 static void close_output(struct hook_child *c)
@@ -313,8 +316,10 @@ static void child_exited(struct hook_child *c)
 
 	if (waitpid(c->pid, &status, 0) < 0)
 		status = 0;
-	while (c->out_fd >= 0 && read_output(c))
+	/* What is in the pipe now; not what a process left behind writes later. */
+	while (c->out_fd >= 0 && read_output(c) > 0)
 		;
+	flush_line(c);
 	close_output(c);
 	if (c->owner->loop)
 		ev_loop_del(c->owner->loop, c->pidfd);
@@ -350,7 +355,7 @@ static void on_output_ready(struct ev_handler *h, uint32_t events)
 	struct hook_child *c = container_of(h, struct hook_child, out_h);
 
 	(void)events;
-	if (!read_output(c))
+	if (read_output(c) == 0)
 		close_output(c);
 }
 
@@ -484,7 +489,7 @@ void hooks_finish(struct hooks *h, unsigned int timeout_ms)
 			if (!p[k].revents || !who[k]->pid)
 				continue;
 			if (p[k].fd == who[k]->out_fd) {
-				if (!read_output(who[k]))
+				if (read_output(who[k]) == 0)
 					close_output(who[k]);
 			} else if (p[k].fd == who[k]->pidfd) {
 				child_exited(who[k]);
