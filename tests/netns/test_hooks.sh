@@ -14,7 +14,8 @@
 # name to $PXP_TMP/out/runs, which the cases read. Cases: ip_up (once, pppd's arguments
 # and environment, nothing of ours leaks in, the pid file), ip_down (CONNECT_TIME and
 # BYTES_* on down, the pid file gone), ipv6 (ipv6-up and ipv6-down with link-local
-# addresses), ip_up_d (run-parts order and names when there is no ip-up), failing (a
+# addresses), ip_up_d (run-parts order and names when there is no ip-up), order (ip-down
+# waits for ip-up), failing (a
 # failing script never stops the session), background (a process ip-up leaves behind
 # holding its output), slow (a script that never ends blocks neither
 # the daemon nor its `down`), restart_during_ip_down (`up` while the old daemon's ip-down
@@ -170,6 +171,21 @@ test_ip_up_d() {
 		fail "ip-up.d arguments or PPP_* variables: $(tr '\n' ' ' <"$OUT/10-first.env")"
 }
 
+# The scripts of one family run in order, as pppd's: an ip-down asked for while ip-up still
+# runs starts after it.
+test_order() {
+	reset
+	write_script "$PPP_DIR/ip-up" "sleep 2; echo ip-up-end >>$OUT/runs"
+	write_script "$PPP_DIR/ip-down"
+	start_server || return 1
+	client_up || return 1
+	wait_for 5 ran ip-up || fail "ip-up did not run" || return 1
+	client down wan0 || fail "down failed" || return 1
+	wait_for 8 ran ip-down || fail "ip-down did not run: $(tr '\n' ' ' <"$OUT/runs")" || return 1
+	[ "$(tr '\n' ' ' <"$OUT/runs")" = "ip-up ip-up-end ip-down " ] ||
+		fail "ran: '$(tr '\n' ' ' <"$OUT/runs")', want ip-up ip-up-end ip-down"
+}
+
 test_failing() {
 	reset
 	write_script "$PPP_DIR/ip-up" "echo 'hook says no' >&2; exit 3"
@@ -268,6 +284,7 @@ case_ hooks/ip_up test_ip_up
 case_ hooks/ip_down test_ip_down
 case_ hooks/ipv6 test_ipv6
 case_ hooks/ip_up_d test_ip_up_d
+case_ hooks/order test_order
 case_ hooks/failing test_failing
 case_ hooks/background test_background
 case_ hooks/slow test_slow

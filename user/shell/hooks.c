@@ -307,7 +307,7 @@ static void close_output(struct hook_child *c)
 	c->out_fd = -1;
 }
 
-static int start(struct hook_child *c, enum hook_kind kind, struct hook_cmd *cmd);
+static int start(struct hook_child *c, enum hook_kind kind, const struct hook_session *s);
 
 /* The runner exited: log it, drain its output, start the next queued hook. */
 static void child_exited(struct hook_child *c)
@@ -333,13 +333,13 @@ static void child_exited(struct hook_child *c)
 	else
 		pxp_warn("%s ended by signal %d", hook_name(c->kind), WTERMSIG(status));
 	while (c->queued) {
-		struct hook_cmd cmd = c->queue[0];
+		struct hook_session s = c->queue[0];
 		enum hook_kind kind = c->queue_kind[0];
 
 		c->queued--;
 		memmove(c->queue, c->queue + 1, c->queued * sizeof(c->queue[0]));
 		memmove(c->queue_kind, c->queue_kind + 1, c->queued * sizeof(c->queue_kind[0]));
-		if (!start(c, kind, &cmd) && c->pid)
+		if (!start(c, kind, &s) && c->pid)
 			break;
 	}
 }
@@ -360,15 +360,19 @@ static void on_output_ready(struct ev_handler *h, uint32_t events)
 }
 
 /* Starts the runner for kind; 0 with c->pid 0 when there is no script. */
-static int start(struct hook_child *c, enum hook_kind kind, struct hook_cmd *cmd)
+static int start(struct hook_child *c, enum hook_kind kind, const struct hook_session *s)
 {
 	char *paths[HOOK_SCRIPTS_MAX];
 	unsigned int n = find_scripts(kind, paths), i;
 	int pipe_fd[2] = { -1, -1 }, null_fd = -1, err = 0;
+	struct hook_cmd cmd;
 	pid_t pid;
 
 	if (!n)
 		return 0;
+	err = hook_build(kind, s, &cmd);
+	if (err)
+		goto out;
 	null_fd = open("/dev/null", O_RDONLY | O_CLOEXEC);
 	if (null_fd < 0 || pipe2(pipe_fd, O_CLOEXEC)) {
 		err = -errno;
@@ -380,7 +384,7 @@ static int start(struct hook_child *c, enum hook_kind kind, struct hook_cmd *cmd
 		goto out;
 	}
 	if (pid == 0)
-		runner(cmd, paths, n, pipe_fd[1], null_fd);
+		runner(&cmd, paths, n, pipe_fd[1], null_fd);
 	c->kind = kind;
 	c->pid = pid;
 	c->pidfd = (int)syscall(SYS_pidfd_open, pid, 0);
@@ -434,21 +438,15 @@ void hooks_init(struct hooks *h, struct ev_loop *loop)
 int hooks_run(struct hooks *h, enum hook_kind kind, const struct hook_session *s)
 {
 	struct hook_child *c = &h->family[is_ipv6(kind)];
-	struct hook_cmd cmd;
-	int err = hook_build(kind, s, &cmd);
 
-	if (err) {
-		pxp_warn("%s: its arguments do not fit", hook_name(kind));
-		return err;
-	}
 	if (!c->pid)
-		return start(c, kind, &cmd);
+		return start(c, kind, s);
 	if (c->queued == HOOK_QUEUE_MAX) {
 		pxp_warn("%s not run: %u hooks already wait for %s", hook_name(kind),
 			 HOOK_QUEUE_MAX, hook_name(c->kind));
 		return -EBUSY;
 	}
-	c->queue[c->queued] = cmd;
+	c->queue[c->queued] = *s;
 	c->queue_kind[c->queued++] = kind;
 	pxp_info("%s waits for %s to finish", hook_name(kind), hook_name(c->kind));
 	return 0;

@@ -81,9 +81,12 @@ struct hook_child {
 	struct ev_handler exit_h, out_h;
 	char line[HOOK_LINE_MAX];
 	size_t line_len;
-	/* Hooks of this family asked for while one runs, built when asked for (FIFO). */
+	/*
+	 * Hooks of this family asked for while one runs (FIFO), with the session as it was
+	 * then; its strings are the daemon's settings, which outlive the queue.
+	 */
 	unsigned int queued;
-	struct hook_cmd queue[HOOK_QUEUE_MAX];
+	struct hook_session queue[HOOK_QUEUE_MAX];
 	enum hook_kind queue_kind[HOOK_QUEUE_MAX];
 };
 
