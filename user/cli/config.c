@@ -245,6 +245,7 @@ enum {
 	OPT_USEPEERDNS,
 	OPT_RESOLV_FILE,
 	OPT_VLAN_PCP,
+	OPT_IPPARAM,
 	OPT_MODE,
 	OPT_IPV6,
 	OPT_LOCAL,
@@ -328,6 +329,8 @@ static const struct cli_option up_options[] = {
 	  "only those out of",
 	  "RUN_DIR/IFACE.resolv.conf" },
 	{ "vlan-pcp", OPT_VLAN_PCP, "N", "priority of the --vlan tag, 0 to 7", "0" },
+	{ "ipparam", OPT_IPPARAM, "TEXT",
+	  "pppd's ipparam: the 6th argument of ip-up and the other scripts", "empty" },
 	{ NULL },
 };
 
@@ -526,6 +529,10 @@ int config_parse_up(int argc, char **argv, struct client_settings *o)
 				return bad("--vlan-pcp", optarg, "must be a priority from 0 to 7");
 			o->vlan_pcp = (uint8_t)v;
 			have_pcp = true;
+			break;
+		case OPT_IPPARAM:
+			if (copy_name("--ipparam", optarg, o->ipparam, sizeof(o->ipparam)))
+				return -EINVAL;
 			break;
 		default:
 			return bad(argv[0], argv[optind - 1], "unknown option or missing value");

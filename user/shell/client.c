@@ -20,6 +20,7 @@
 #include "daemon.h"
 #include "datapath.h"
 #include "discovery.h"
+#include "hooks.h"
 #include "instance.h"
 #include "log.h"
 #include "netlink.h"
@@ -78,6 +79,7 @@ struct client {
 	char last_error[256];
 
 	uint64_t last_decap; /* data path receive count at the last PPP timer */
+	struct hooks hooks;  /* pppd's ip-up and friends */
 };
 
 static struct client *client_of(struct session_shell *sh)
@@ -132,6 +134,39 @@ static void resolv_write(struct client *c)
 		return;
 	}
 	c->resolv_written = true;
+}
+
+/* Runs pppd's script kind for the current session (stats: for the down scripts). */
+static void run_hook(struct client *c, enum hook_kind kind, const struct pxp_link_stats *stats)
+{
+	struct ppp_status st = { 0 };
+	struct hook_session hs = {
+		.ifname = c->o->ifname,
+		.device = c->o->iface,
+		.ipparam = c->o->ipparam,
+		.local_ip = c->sess.local_ip,
+		.peer_ip = c->sess.peer_ip,
+		.dns = { c->dns[0], c->dns[1] },
+		.usepeerdns = c->o->usepeerdns,
+		.pid = (long)getpid(),
+		.connect_time_s = (ev_now_ms() - c->up_since_ms) / 1000,
+		.bytes_sent = stats ? stats->tx_bytes : 0,
+		.bytes_rcvd = stats ? stats->rx_bytes : 0,
+	};
+
+	if (c->sess.ppp_active)
+		ppp_get_status(&c->sess.ppp, &st);
+	memcpy(hs.local_ifid, c->sess.local_ifid, sizeof(hs.local_ifid));
+	memcpy(hs.peer_ifid, st.peer_ifid, sizeof(hs.peer_ifid));
+	hooks_run(&c->hooks, kind, &hs);
+}
+
+/* The session netdev's byte counters, read before the netdev goes (zero if unreadable). */
+static void link_stats(struct client *c, struct pxp_link_stats *st)
+{
+	memset(st, 0, sizeof(*st));
+	if (c->sess.ifindex)
+		pxp_netlink_link_stats(c->sh.nl, c->sess.ifindex, st);
 }
 
 static void set_session_mtu(struct client *c, uint16_t mtu)
@@ -194,13 +229,18 @@ static void ipv4_up(struct client *c, uint64_t now)
 	snprintf(msg, sizeof(msg), "session %u up on %s: %s peer %s", c->sess.session_id,
 		 c->o->ifname, local, peer);
 	daemon_notify(&c->notify_fd, PXP_EXIT_OK, msg);
+	run_hook(c, HOOK_IP_UP, NULL);
 }
 
 /* Undoes ipv4_up(); the netdev may already be gone (then this is a no-op). */
 static void ipv4_down(struct client *c)
 {
-	if (c->phase == PHASE_UP)
+	bool was_up = c->phase == PHASE_UP;
+	struct pxp_link_stats st;
+
+	if (was_up)
 		shell_session_log_end(&c->sess, ev_now_ms() - c->up_since_ms);
+	link_stats(c, &st);
 	if (c->route_set)
 		pxp_netlink_del_default_route(c->sh.nl, c->sess.ifindex);
 	shell_session_del_addr(&c->sess);
@@ -213,6 +253,8 @@ static void ipv4_down(struct client *c)
 	c->route_set = c->resolv_written = false;
 	if (c->phase == PHASE_UP)
 		c->phase = PHASE_LINK;
+	if (was_up)
+		run_hook(c, HOOK_IP_DOWN, &st);
 }
 
 static void ipv6_up(struct client *c)
@@ -225,6 +267,19 @@ static void ipv6_up(struct client *c)
 		return;
 	}
 	pxp_info("IPv6CP up on %s", c->o->ifname);
+	run_hook(c, HOOK_IPV6_UP, NULL);
+}
+
+/* Undoes ipv6_up(); a no-op when it did not happen. */
+static void ipv6_down(struct client *c)
+{
+	bool was_up = c->sess.link_local_set;
+	struct pxp_link_stats st;
+
+	link_stats(c, &st);
+	shell_session_del_link_local(&c->sess);
+	if (was_up)
+		run_hook(c, HOOK_IPV6_DOWN, &st);
 }
 
 /* ------------------------------------------------------------ PPP link */
@@ -250,7 +305,7 @@ static void ppp_event_cb(void *ctx, enum ppp_event ev, int reason)
 			ipv6_up(c);
 		break;
 	case PPP_EV_IPV6_DOWN:
-		shell_session_del_link_local(&c->sess);
+		ipv6_down(c);
 		break;
 	case PPP_EV_LINK_DOWN:
 		c->link_down_pending = true;
@@ -417,7 +472,7 @@ static int exit_code_for(enum ppp_down_reason reason)
 /* Tears the session down: data path record and netdev, PPP link, PADT, record file. */
 static void session_end(struct client *c, uint64_t now)
 {
-	shell_session_del_link_local(&c->sess);
+	ipv6_down(c);
 	ipv4_down(c);
 	shell_session_end(&c->sess);
 	c->padt_text[0] = '\0';
@@ -740,6 +795,12 @@ static void close_all(struct client *c)
 	shell_close(&c->sh);
 	if (c->record.pid)
 		instance_record_remove(c->o->iface);
+	/*
+	 * As pppd on exit: give ip-down its time, with the control socket and the record
+	 * already gone (a daemon that no longer answers must not look like one that runs).
+	 */
+	hooks_finish(&c->hooks, HOOK_EXIT_WAIT_MS);
+	daemon_remove_pid_file(c->o->iface);
 }
 
 /*
@@ -779,6 +840,7 @@ static int setup(struct client *c)
 	code = shell_open(&c->sh, &client_role, o->iface, 1, o->common.vlan_id, o->vlan_pcp);
 	if (code != PXP_EXIT_OK)
 		return code;
+	hooks_init(&c->hooks, &c->sh.loop);
 	/* The lower bound is the CLI's (--mtu); here only the WAN bounds it. */
 	if (o->mtu && !pxp_mtu_fits(o->mtu, 0, c->sh.disc_sock.mtu)) {
 		pxp_err("--mtu %u exceeds the MTU of %s (%u) minus 8", o->mtu, o->iface,
@@ -788,6 +850,9 @@ static int setup(struct client *c)
 	code = claim_names(c);
 	if (code != PXP_EXIT_OK)
 		return code;
+	err = daemon_write_pid_file(o->iface);
+	if (err)
+		pxp_warn("cannot write %s/%s.pid: %s", pxp_run_dir(), o->iface, strerror(-err));
 	/*
 	 * Attached before the first PADI (it passes what it does not know to the stack):
 	 * loading the programs then costs nothing in session set-up, and a data path that

@@ -4,12 +4,15 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include "log.h"
+#include "run_dir.h"
 
 /*
  * keep_stderr: the daemon's log stays on stderr (no syslog socket) if that is a file or a
@@ -143,4 +146,49 @@ const char *pxp_exit_name(int code)
 		return "authentication failed";
 	}
 	return "unknown";
+}
+
+static void pid_file_path(const char *iface, char *path, size_t cap)
+{
+	snprintf(path, cap, "%s/%s.pid", pxp_run_dir(), iface);
+}
+
+int daemon_write_pid_file(const char *iface)
+{
+	char path[PATH_MAX], tmp[PATH_MAX + 8];
+	FILE *f;
+	int err;
+
+	err = pxp_run_dir_create();
+	if (err)
+		return err;
+	pid_file_path(iface, path, sizeof(path));
+	snprintf(tmp, sizeof(tmp), "%s.tmp", path);
+	f = fopen(tmp, "we");
+	if (!f)
+		return -errno;
+	fprintf(f, "%ld\n", (long)getpid());
+	if (fclose(f) || rename(tmp, path)) {
+		err = -errno;
+		unlink(tmp);
+		return err;
+	}
+	return 0;
+}
+
+void daemon_remove_pid_file(const char *iface)
+{
+	char path[PATH_MAX];
+	long pid = 0;
+	FILE *f;
+
+	pid_file_path(iface, path, sizeof(path));
+	f = fopen(path, "re");
+	if (!f)
+		return;
+	if (fscanf(f, "%ld", &pid) != 1)
+		pid = 0;
+	fclose(f);
+	if (pid == (long)getpid())
+		unlink(path);
 }

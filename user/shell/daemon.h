@@ -53,4 +53,12 @@ void daemon_notify_retrying(int *notify_fd, int code, const char *message);
 
 const char *pxp_exit_name(int code);
 
+/*
+ * RUN_DIR/IFACE.pid holding this process's pid, for scripts and init systems (pppd's
+ * /run/ppp0.pid, keyed here by the WAN port as the control socket is). 0 or -errno.
+ */
+int daemon_write_pid_file(const char *iface);
+/* Removes it if it still holds this process's pid (never another run's). */
+void daemon_remove_pid_file(const char *iface);
+
 #endif

@@ -19,7 +19,9 @@
 #include "log.h"
 #include "ppp_types.h"
 
-#define PXP_MAX_DNS 2
+#define PXP_MAX_DNS	2
+/* pppd's ipparam: the 6th argument of the ip-up family of scripts (hooks.h). */
+#define PXP_IPPARAM_MAX 255
 
 /* What the client and the server share. */
 struct daemon_settings {
@@ -59,6 +61,7 @@ struct client_settings {
 	char resolv_file[PATH_MAX]; /* a shared file: only our lines; "" = our own (resolv_file.h)
 				     */
 	uint8_t vlan_pcp;
+	char ipparam[PXP_IPPARAM_MAX + 1]; /* "" = none */
 };
 
 /* The built-in access concentrator (`pppoe-xp server IFACE ...`). */
