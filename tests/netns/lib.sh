@@ -111,6 +111,32 @@ pid_is_gone() {
 	[ ! -e "/proc/$1" ] || grep -q '^[0-9]* (.*) Z' "/proc/$1/stat" 2>/dev/null
 }
 
+# A suite's cases named on its command line run alone (test_session.sh pap vlan): call
+# cases_named "$@" once, then case_ NAME FUNC for each case (NAME is SUITE/CASE).
+cases_named() {
+	PXP_ONLY=" $* "
+}
+
+case_() {
+	[ "$PXP_ONLY" = "  " ] || [[ $PXP_ONLY == *" ${1#*/} "* ]] || return 0
+	run_test "$1" "$2"
+}
+
+# suite_needs SUITE CMD...: ends the suite with a skip when a command is missing, and with
+# a failure when pppoe-xp is not built.
+suite_needs() {
+	local suite=$1 missing
+	shift
+	missing=$(require_cmds "$@") || {
+		skip_test "$suite" "missing commands:$missing (make deps installs them)"
+		exit 0
+	}
+	[ -x "$PXP_BIN" ] || {
+		echo "FAIL $suite/build: $PXP_BIN is missing (run make)"
+		exit 1
+	}
+}
+
 # Prints the missing command names; succeeds when all are present.
 require_cmds() {
 	local c missing=

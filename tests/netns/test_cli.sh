@@ -141,20 +141,8 @@ test_no_sessions() {
 	[ "$json" = "[]" ] || fail "status --json printed '$json'"
 }
 
-ONLY=" $* "
-case_() { # NAME FUNC
-	[ "$ONLY" = "  " ] || [[ $ONLY == *" ${1#cli/} "* ]] || return 0
-	run_test "$1" "$2"
-}
-
-missing=$(require_cmds ip setpriv timeout) || {
-	skip_test cli "missing commands:$missing"
-	exit 0
-}
-[ -x "$B" ] || {
-	echo "FAIL cli/build: $B is missing (run make)"
-	exit 1
-}
+cases_named "$@"
+suite_needs cli ip setpriv timeout
 for ns in "$NS_ROUTER" "$NS_ISP"; do
 	ip netns add "$ns" || exit 1
 	ip -n "$ns" link set lo up

@@ -176,20 +176,8 @@ test_no_syslog_stderr() {
 	has '^pppoe-xp: session [0-9]+ ended after '
 }
 
-ONLY=" $* "
-case_() { # NAME FUNC
-	[ "$ONLY" = "  " ] || [[ $ONLY == *" ${1#debug/} "* ]] || return 0
-	run_test "$1" "$2"
-}
-
-missing=$(require_cmds ip ping) || {
-	skip_test debug "missing commands:$missing (make deps installs them)"
-	exit 0
-}
-[ -x "$B" ] || {
-	echo "FAIL debug/build: $B is missing (run make)"
-	exit 1
-}
+cases_named "$@"
+suite_needs debug ip ping
 topo_create pppoe || {
 	echo "FAIL debug/topology: could not build the topology"
 	exit 1

@@ -257,20 +257,8 @@ test_restart_during_ip_down() {
 		fail "wan0.pid holds '$(cat "$RUN_C/wan0.pid" 2>/dev/null)', the daemon is $new"
 }
 
-ONLY=" $* "
-case_() { # NAME FUNC
-	[ "$ONLY" = "  " ] || [[ $ONLY == *" ${1#hooks/} "* ]] || return 0
-	run_test "$1" "$2"
-}
-
-missing=$(require_cmds ip ping python3) || {
-	skip_test hooks "missing commands:$missing (make deps installs them)"
-	exit 0
-}
-[ -x "$B" ] || {
-	echo "FAIL hooks/build: $B is missing (run make)"
-	exit 1
-}
+cases_named "$@"
+suite_needs hooks ip ping python3
 topo_create pppoe || {
 	echo "FAIL hooks/topology: could not build the topology"
 	exit 1

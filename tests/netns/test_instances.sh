@@ -181,21 +181,8 @@ test_kill9_down() {
 	in_ns "$NS_ROUTER" ping -c 2 -W 2 -i 0.2 100.64.1.1 >/dev/null || fail "no traffic after the fresh up"
 }
 
-# Cases named on the command line run alone: test_instances.sh kill9_down
-ONLY=" $* "
-case_() { # NAME FUNC
-	[ "$ONLY" = "  " ] || [[ $ONLY == *" ${1#instances/} "* ]] || return 0
-	run_test "$1" "$2"
-}
-
-missing=$(require_cmds ip ping python3) || {
-	skip_test instances "missing commands:$missing (make deps installs them)"
-	exit 0
-}
-[ -x "$B" ] || {
-	echo "FAIL instances/build: $B is missing (run make)"
-	exit 1
-}
+cases_named "$@"
+suite_needs instances ip ping python3
 topo_create pppoe && ip netns add "$NS_ISP2" && ip -n "$NS_ISP2" link set lo up &&
 	_veth "$NS_ROUTER" wan1 "$NS_ISP2" isp2 || {
 	echo "FAIL instances/topology: could not build the topology"

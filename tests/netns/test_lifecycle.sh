@@ -171,21 +171,8 @@ test_resolv_shared() {
 		fail "after down the file differs from before up: $(od -c "$target" | tail -3)"
 }
 
-# Cases named on the command line run alone: test_lifecycle.sh echo_terminating
-ONLY=" $* "
-case_() { # NAME FUNC
-	[ "$ONLY" = "  " ] || [[ $ONLY == *" ${1#lifecycle/} "* ]] || return 0
-	run_test "$1" "$2"
-}
-
-missing=$(require_cmds ip cmp stat) || {
-	skip_test lifecycle "missing commands:$missing (make deps installs them)"
-	exit 0
-}
-[ -x "$B" ] || {
-	echo "FAIL lifecycle/build: $B is missing (run make)"
-	exit 1
-}
+cases_named "$@"
+suite_needs lifecycle ip cmp stat
 topo_create pppoe || {
 	echo "FAIL lifecycle/topology: could not build the topology"
 	exit 1

@@ -508,21 +508,8 @@ test_stats() {
 	grep -q 'rx pkt' "$PXP_TMP/watch.txt" || fail "no rate view in: $(cat "$PXP_TMP/watch.txt")"
 }
 
-# Cases named on the command line run alone: test_session.sh pap vlan
-ONLY=" $* "
-case_() { # NAME FUNC
-	[ "$ONLY" = "  " ] || [[ $ONLY == *" ${1#session/} "* ]] || return 0
-	run_test "$1" "$2"
-}
-
-missing=$(require_cmds ip ping nft python3) || {
-	skip_test session "missing commands:$missing (make deps installs them)"
-	exit 0
-}
-[ -x "$B" ] || {
-	echo "FAIL session/build: $B is missing (run make)"
-	exit 1
-}
+cases_named "$@"
+suite_needs session ip ping nft python3
 topo_create pppoe || {
 	echo "FAIL session/topology: could not build the topology"
 	exit 1
