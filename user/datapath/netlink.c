@@ -336,8 +336,12 @@ int pxp_netlink_route_add(struct pxp_netlink *nl, const struct pxp_route *r)
 int pxp_netlink_route_del(struct pxp_netlink *nl, const struct pxp_route *r)
 {
 	struct rtnl_route *route;
-	int err = route_to_nl(r, &route);
+	int err;
 
+	/* Without a netdev the kernel would delete the first default route of any. */
+	if (!r->ifindex)
+		return -EINVAL;
+	err = route_to_nl(r, &route);
 	if (err)
 		return err;
 	err = nl_to_errno(rtnl_route_delete(nl->sock, route, 0));

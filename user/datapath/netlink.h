@@ -60,7 +60,10 @@ int pxp_netlink_find_default_route(struct pxp_netlink *nl, int family, int not_v
 				   struct pxp_route *found);
 /* Adds r: 0, -EEXIST if that very route is there, or -errno. */
 int pxp_netlink_route_add(struct pxp_netlink *nl, const struct pxp_route *r);
-/* Deletes the route that matches r in every field given: 0, -ENODEV if none, or -errno. */
+/*
+ * Deletes the route that matches r in every field given: 0, -ENODEV if none, -EINVAL when r
+ * names no netdev (never "any"), or -errno.
+ */
 int pxp_netlink_route_del(struct pxp_netlink *nl, const struct pxp_route *r);
 /* "via 100.64.0.2 dev wan0 metric 0 proto 3", for logs. */
 void pxp_route_describe(const struct pxp_route *r, char *buf, size_t cap);
