@@ -99,16 +99,23 @@ test_keep_existing() {
 	! defaults | grep -q pxp0 || fail "a second default route was added: $(defaults)" || return 1
 	logged wan0 "not replacing existing default route via 192.168.100.2 dev lan1" ||
 		fail "no 'not replacing' line: $(cat "$PXP_TMP/up-wan0.out")" || return 1
+	[ "$(field "$(client status wan0)" default_route)" = no ] ||
+		fail "status: $(client status wan0)" || return 1
 	down wan0 || return 1
 	[ "$(defaults)" = "$EXISTING" ] || fail "after down: $(defaults)"
 }
 
 test_replace() {
+	local status
 	fresh existing || return 1
 	up wan0 --defaultroute --replacedefaultroute || return 1
 	[ "$(defaults)" = "default dev pxp0 proto 153 scope link" ] ||
 		fail "while up, want only ours: $(defaults)" || return 1
 	in_ns "$NS_ROUTER" ping -c 1 -W 2 100.64.1.1 >/dev/null || fail "no traffic" || return 1
+	status=$(client status wan0)
+	[ "$(field "$status" default_route)" = yes ] &&
+		[[ "$(field "$status" replaced_route)" == "via 192.168.100.2 dev lan1 "* ]] ||
+		fail "status: $status" || return 1
 	down wan0 || return 1
 	[ "$(defaults)" = "$EXISTING" ] || fail "after down, want the replaced one back: $(defaults)"
 }

@@ -757,6 +757,7 @@ static void write_status(struct session_shell *sh, FILE *out, bool json)
 	struct ppp_status st = { 0 };
 	struct pxp_dp_stats ds;
 	uint64_t now = ev_now_ms();
+	char replaced[128];
 	unsigned int i;
 
 	if (c->sess.ppp_active)
@@ -785,6 +786,12 @@ static void write_status(struct session_shell *sh, FILE *out, bool json)
 		status_str(&w, "ipv6_local", NULL);
 		status_str(&w, "ipv6_peer", NULL);
 	}
+	/* pppd only logs that it did not add one; here it can be asked. */
+	status_bool(&w, "default_route", c->route_set);
+	status_bool(&w, "default_route6", c->route6_set);
+	if (c->route_replaced)
+		pxp_route_describe(&c->replaced, replaced, sizeof(replaced));
+	status_str(&w, "replaced_route", c->route_replaced ? replaced : NULL);
 	status_u64(&w, "mtu", c->sess.mtu);
 	status_u64(&w, "mru", st.local_mru);
 	status_u64(&w, "uptime_s", c->phase == PHASE_UP ? (now - c->up_since_ms) / 1000 : 0);
