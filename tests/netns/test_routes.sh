@@ -38,6 +38,7 @@ server2() { in_ns "$NS_ISP2" env PPPOE_XP_RUN_DIR="$RUN_S2" "$B" "$@"; }
 field() { awk -v key="$2" -F': ' '$1 == key { print $2; exit }' <<<"$1"; }
 # The router's default routes, one a line, as `ip route` prints them (without trailing blanks).
 defaults() { in_ns "$NS_ROUTER" ip "${1:--4}" route show default | sed 's/ *$//'; }
+ipv6cp_open() { [ "$(field "$(client status wan0)" ipv6cp)" = Opened ]; }
 has_route() { defaults "${2:--4}" | grep -qx -- "$1"; }
 # Without a syslog socket the detached daemon logs to the stderr `up` gave it (the .out file).
 logged() { [ -S /dev/log ] || grep -q -- "$2" "$PXP_TMP/up-$1.out"; }
@@ -129,7 +130,14 @@ test_replace_kill9() {
 	has_route "default dev pxp0 proto 153 scope link" && ! has_route "$EXISTING" ||
 		fail "precondition after kill -9: $(defaults)" || return 1
 	out=$(client down wan0 2>&1) || fail "down of the dead instance: $out" || return 1
-	[ "$(defaults)" = "$EXISTING" ] || fail "after down of the dead instance: $(defaults)"
+	[ "$(defaults)" = "$EXISTING" ] || fail "after down of the dead instance: $(defaults)" ||
+		return 1
+	# The next `up` cleans up as `down` does: the route is back before it looks for one.
+	up wan0 --defaultroute --replacedefaultroute || return 1
+	pid=$(field "$(client status wan0)" pid)
+	kill9_and_wait "$pid" || fail "the second client did not die" || return 1
+	up wan0 --defaultroute || return 1
+	[ "$(defaults)" = "$EXISTING" ] || fail "after up over the dead instance: $(defaults)"
 }
 
 test_metric() {
@@ -149,7 +157,15 @@ test_defaultroute6() {
 		fail "no ::/0 dev pxp0 metric 60: $(defaults -6)" || return 1
 	! defaults | grep -q pxp0 || fail "an IPv4 default route without --defaultroute" || return 1
 	down wan0 || return 1
-	[ -z "$(defaults -6)" ] || fail "after down: $(defaults -6)"
+	[ -z "$(defaults -6)" ] || fail "after down: $(defaults -6)" || return 1
+	# An existing IPv6 default route is kept, never replaced (pppd's sif6defaultroute).
+	in_ns "$NS_ROUTER" ip -6 route add default via fd00:100::2 dev lan1 ||
+		fail "cannot add the existing IPv6 route" || return 1
+	up wan0 --ipv6 --defaultroute6 --replacedefaultroute || return 1
+	# IPv6CP may open after `up` returns; the route is decided when it does.
+	wait_for 10 ipv6cp_open || fail "IPv6CP did not open" || return 1
+	[ "$(defaults -6)" = "default via fd00:100::2 dev lan1 metric 1024 pref medium" ] ||
+		fail "with an existing IPv6 default route: $(defaults -6)"
 }
 
 test_two_wan_ports() {
