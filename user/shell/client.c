@@ -100,6 +100,18 @@ static uint32_t route_metric(const struct client *c, int family)
 	return family == AF_INET6 ? IP6_RT_PRIO_USER : 0;
 }
 
+/* Why default_route_up() keeps an existing route, and what would add ours. */
+static const char *kept_why(const struct pxp_route *old, int family)
+{
+	if (old->protocol == PXP_RTPROT)
+		return "another pppoe-xp session's: a --metric for each adds both";
+	if (old->nexthops != 1)
+		return "multipath routes are never replaced";
+	if (family == AF_INET6)
+		return "IPv6 default routes are never replaced";
+	return "--replacedefaultroute replaces it";
+}
+
 /*
  * pppd's sifdefaultroute(): our default route of family through the session netdev unless
  * a default route through another netdev exists (of --metric, if given; pppd 2.4.9's
@@ -126,10 +138,7 @@ static void default_route_up(struct client *c, int family, bool replace, bool *s
 		pxp_route_describe(&old, what, sizeof(what));
 		if (!replace || old.protocol == PXP_RTPROT || old.nexthops != 1) {
 			pxp_warn("%s: not replacing existing default route %s (%s)", opt, what,
-				 old.protocol == PXP_RTPROT ? "another pppoe-xp session's"
-				 : old.nexthops != 1	    ? "multipath"
-				 : family == AF_INET	    ? "--replacedefaultroute replaces it"
-						     : "a --metric of its own adds ours beside it");
+				 kept_why(&old, family));
 			return;
 		}
 	}
