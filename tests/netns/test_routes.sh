@@ -13,7 +13,8 @@
 #
 # Cases: keep_existing (an existing default route survives up --defaultroute and the
 # session's end, and no second one is added); replace (--replacedefaultroute takes it out
-# and restores it, the same route, at down); replace_kill9 (after kill -9, `down` removes our
+# and restores it, the same route, at down); replace_persist (with --persist a lost session
+# puts it back while retrying, the next session replaces it again); replace_kill9 (after kill -9, `down` removes our
 # route and restores the replaced one); metric (--metric 50: ours has metric 50 beside an
 # existing metric-0 route, which is not "existing" for pppd then); defaultroute6 (::/0 dev
 # pxp0 while IPv6CP is up, gone after down); two_wan_ports (sessions on two WAN ports keep
@@ -38,6 +39,7 @@ server2() { in_ns "$NS_ISP2" env PPPOE_XP_RUN_DIR="$RUN_S2" "$B" "$@"; }
 field() { awk -v key="$2" -F': ' '$1 == key { print $2; exit }' <<<"$1"; }
 # The router's default routes, one a line, as `ip route` prints them (without trailing blanks).
 defaults() { in_ns "$NS_ROUTER" ip "${1:--4}" route show default | sed 's/ *$//'; }
+only_existing() { [ "$(defaults)" = "$EXISTING" ]; }
 ipv6cp_open() { [ "$(field "$(client status wan0)" ipv6cp)" = Opened ]; }
 has_route() { defaults "${2:--4}" | grep -qx -- "$1"; }
 # Without a syslog socket the detached daemon logs to the stderr `up` gave it (the .out file).
@@ -119,6 +121,24 @@ test_replace() {
 		fail "status: $status" || return 1
 	down wan0 || return 1
 	[ "$(defaults)" = "$EXISTING" ] || fail "after down, want the replaced one back: $(defaults)"
+}
+
+# With --persist a lost session gives the replaced route back while it retries (a backup
+# WAN's route carries the traffic meanwhile), and the next session replaces it again.
+test_replace_persist() {
+	fresh existing || return 1
+	up wan0 --defaultroute --replacedefaultroute --persist --holdoff 1 || return 1
+	server down isp0 >/dev/null 2>&1 || fail "server down failed" || return 1
+	wait_for 15 only_existing ||
+		fail "not restored while the session is lost: $(defaults)" || return 1
+	server server isp0 --local 100.64.1.1 --pool 100.64.1.0/24 --auth pap \
+		--secrets "$SECRETS" --keepalive "3 1" >"$PXP_TMP/server.out" 2>&1 ||
+		fail "server did not start again: $(cat "$PXP_TMP/server.out")" || return 1
+	wait_for 20 has_route "default dev pxp0 proto 153 scope link" ||
+		fail "the next session did not add ours: $(defaults)" || return 1
+	! has_route "$EXISTING" || fail "the next session did not replace it: $(defaults)" || return 1
+	down wan0 || return 1
+	[ "$(defaults)" = "$EXISTING" ] || fail "after down: $(defaults)"
 }
 
 test_replace_kill9() {
@@ -204,6 +224,7 @@ on_cleanup reset
 
 case_ routes/keep_existing test_keep_existing
 case_ routes/replace test_replace
+case_ routes/replace_persist test_replace_persist
 case_ routes/replace_kill9 test_replace_kill9
 case_ routes/metric test_metric
 case_ routes/defaultroute6 test_defaultroute6
