@@ -113,6 +113,35 @@ TEST(mtu_range_edges)
 	CHECK(!pxp_mtu_fits(PXP_MTU_MIN_IP - 1, PXP_MTU_MIN_IP, 1500));
 }
 
+/* pppd's defaultroute family; --metric's range is the kernel's 32-bit priority. */
+TEST(route_options)
+{
+	char *all[] = { "up",
+			"eth0",
+			"--defaultroute",
+			"--replacedefaultroute",
+			"--ipv6",
+			"--defaultroute6",
+			"--metric",
+			"4294967295",
+			NULL };
+	char *none[] = { "up", "eth0", NULL };
+	char *over[] = { "up", "eth0", "--defaultroute", "--metric", "4294967296", NULL };
+	char *neg[] = { "up", "eth0", "--defaultroute", "--metric", "-1", NULL };
+	char *v6_alone[] = { "up", "eth0", "--defaultroute6", NULL };
+	struct client_settings o;
+
+	CHECK_EQ(config_parse_up(ARGC(all), all, &o), 0);
+	CHECK(o.defaultroute && o.replacedefaultroute && o.defaultroute6);
+	CHECK_EQ(o.metric, 4294967295LL);
+	CHECK_EQ(config_parse_up(ARGC(none), none, &o), 0);
+	CHECK(!o.defaultroute && !o.replacedefaultroute && !o.defaultroute6);
+	CHECK_EQ(o.metric, -1);
+	CHECK_EQ(config_parse_up(ARGC(over), over, &o), -EINVAL);
+	CHECK_EQ(config_parse_up(ARGC(neg), neg, &o), -EINVAL);
+	CHECK_EQ(config_parse_up(ARGC(v6_alone), v6_alone, &o), -EINVAL);
+}
+
 TEST(up_rejections)
 {
 	char *no_iface[] = { "up", "--persist", NULL };
@@ -404,6 +433,7 @@ int main(void)
 	RUN(up_options_after_iface);
 	RUN(up_defaults);
 	RUN(mtu_range_edges);
+	RUN(route_options);
 	RUN(up_rejections);
 	RUN(server_pool_skips_local_and_ends);
 	RUN(server_rejections);

@@ -4,6 +4,8 @@
 #include <arpa/inet.h>
 #include <ctype.h>
 #include <errno.h>
+#include <inttypes.h>
+#include <linux/ipv6_route.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -242,6 +244,9 @@ enum {
 	OPT_MAXFAIL,
 	OPT_HOLDOFF,
 	OPT_DEFAULTROUTE,
+	OPT_REPLACEDEFAULTROUTE,
+	OPT_DEFAULTROUTE6,
+	OPT_METRIC,
 	OPT_USEPEERDNS,
 	OPT_RESOLV_FILE,
 	OPT_VLAN_PCP,
@@ -320,8 +325,22 @@ static const struct cli_option up_options[] = {
 	  "with --persist: give up after N failed attempts in a row (0 = never)",
 	  CLI_STR(PXP_DEFAULT_MAXFAIL) },
 	{ "holdoff", OPT_HOLDOFF, "S", "seconds between attempts", CLI_STR(PXP_DEFAULT_HOLDOFF_S) },
-	{ "defaultroute", OPT_DEFAULTROUTE, NULL, "IPv4 default route via the session netdev",
+	{ "defaultroute", OPT_DEFAULTROUTE, NULL,
+	  "IPv4 default route via the session netdev, unless a default route (of --metric, if "
+	  "given) exists",
 	  NULL },
+	{ "replacedefaultroute", OPT_REPLACEDEFAULTROUTE, NULL,
+	  "with --defaultroute: replace an existing default route, restore it when the session "
+	  "ends",
+	  NULL },
+	{ "defaultroute6", OPT_DEFAULTROUTE6, NULL,
+	  "with --ipv6: IPv6 default route via the session netdev once IPv6CP is up, unless one "
+	  "exists",
+	  NULL },
+	{ "metric", OPT_METRIC, "N",
+	  "metric of the default routes we add (pppd's defaultroute-metric), 0 to " CLI_STR(
+		  PXP_ROUTE_METRIC_MAX),
+	  "0; IPv6 " CLI_STR(IP6_RT_PRIO_USER) },
 	{ "usepeerdns", OPT_USEPEERDNS, NULL, "write the AC's DNS servers to the resolv file",
 	  NULL },
 	{ "resolv-file", OPT_RESOLV_FILE, "F",
@@ -426,6 +445,7 @@ int config_parse_up(int argc, char **argv, struct client_settings *o)
 	strcpy(o->ifname, PXP_DEFAULT_SESSION_IFNAME);
 	o->maxfail = PXP_DEFAULT_MAXFAIL;
 	o->holdoff_s = PXP_DEFAULT_HOLDOFF_S;
+	o->metric = -1;
 	cli_getopt_init(&g, &config_up_options);
 	optind = 0;
 	opterr = 0;
@@ -513,6 +533,19 @@ int config_parse_up(int argc, char **argv, struct client_settings *o)
 		case OPT_DEFAULTROUTE:
 			o->defaultroute = true;
 			break;
+		case OPT_REPLACEDEFAULTROUTE:
+			o->replacedefaultroute = true;
+			break;
+		case OPT_DEFAULTROUTE6:
+			o->defaultroute6 = true;
+			break;
+		case OPT_METRIC:
+			if (config_parse_uint(optarg, 0, PXP_ROUTE_METRIC_MAX, &v))
+				return bad("--metric", optarg,
+					   "must be a number from 0 to " CLI_STR(
+						   PXP_ROUTE_METRIC_MAX));
+			o->metric = v;
+			break;
 		case OPT_USEPEERDNS:
 			o->usepeerdns = true;
 			break;
@@ -545,6 +578,14 @@ int config_parse_up(int argc, char **argv, struct client_settings *o)
 		return bad("--vlan-pcp", "", "needs --vlan");
 	if (!strcmp(o->ifname, o->iface))
 		return bad("--ifname", o->ifname, "must differ from the WAN interface");
+	if (o->defaultroute6 && !o->common.ipv6)
+		return bad("--defaultroute6", "", "needs --ipv6");
+	if (o->replacedefaultroute && !o->defaultroute)
+		pxp_warn("--replacedefaultroute without --defaultroute: no default route is added");
+	if (o->metric >= 0 && !o->defaultroute && !o->defaultroute6)
+		pxp_warn("--metric %" PRId64 " without --defaultroute or --defaultroute6: no route "
+			 "takes it",
+			 o->metric);
 	if (o->user[0] && !have_password)
 		pxp_warn("--user '%s' without --password or --password-file: "
 			 "authenticating with an empty password",
