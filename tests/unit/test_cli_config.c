@@ -3,9 +3,12 @@
 #include <arpa/inet.h>
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "check.h"
+#include "conffile.h"
+#include "hooks.h"
 #include "config.h"
 #include "mac.h"
 #include "pxp_mtu.h"
@@ -400,6 +403,9 @@ int main(void)
 	pxp_log_set_level(PXP_LOG_ERROR);
 	if (!freopen("/dev/null", "w", stderr))
 		return 1;
+	/* No configuration file or secrets file of this machine's (test_conffile.c has those). */
+	setenv(PXP_CONFIG_DIR_ENV, "/nonexistent-pxp-unit", 1);
+	setenv(PXP_PPP_DIR_ENV, "/nonexistent-pxp-unit", 1);
 	RUN(keepalive_in_openwrt_order);
 	RUN(up_options_after_iface);
 	RUN(up_defaults);
