@@ -11,27 +11,14 @@
 
 #include "ppp_words.h"
 
-#define OPT(w, o)                 \
-	{                         \
-		w, o, false, NULL \
-	}
-#define OPT_ARG(w, o)            \
-	{                        \
-		w, o, true, NULL \
-	}
-#define UNDO(w, o)              \
-	{                       \
-		w, "", false, o \
-	}
+/* clang-format off */
+#define OPT(w, o)	{ w, o, false, NULL, NULL }
+#define OPT_ARG(w, o)	{ w, o, true, NULL, NULL }
+#define UNDO(w, o)	{ w, "", false, o, NULL }
 /* What we always do, or what means nothing on PPPoE: accepted, nothing to pass on. */
-#define SAME(w)                    \
-	{                          \
-		w, "", false, NULL \
-	}
-#define NOT_YET(w, arg)            \
-	{                          \
-		w, NULL, arg, NULL \
-	}
+#define SAME(w, why)	{ w, "", false, NULL, why }
+#define NOT_YET(w, arg)	{ w, NULL, arg, NULL, NULL }
+/* clang-format on */
 
 /*
  * pppd's word -> our option. tests/unit/test_cli_config.c checks each option against the
@@ -78,15 +65,15 @@ const struct conffile_word conffile_words[] = {
 	NOT_YET("idle", true),
 	NOT_YET("remotename", true),
 	NOT_YET("file", true),
-	SAME("noauth"),	       /* a client never asks the AC to authenticate itself */
-	SAME("hide-password"), /* a password is never logged */
-	SAME("noipdefault"),   /* the AC assigns the address */
-	SAME("noaccomp"),      /* ACCM, ACFC and PFC mean nothing on PPPoE (RFC 2516) */
-	SAME("nopcomp"),
-	SAME("default-asyncmap"),
-	SAME("novj"), /* no compression is negotiated */
-	SAME("novjccomp"),
-	SAME("noccp"),
+	SAME("noauth", "the client never asks the AC to authenticate itself"),
+	SAME("hide-password", "a password is never logged"),
+	SAME("noipdefault", "the AC assigns the address"),
+	SAME("noaccomp", "ACFC means nothing on PPPoE (RFC 2516)"),
+	SAME("nopcomp", "PFC means nothing on PPPoE (RFC 2516)"),
+	SAME("default-asyncmap", "ACCM means nothing on PPPoE (RFC 2516)"),
+	SAME("novj", "no compression is negotiated"),
+	SAME("novjccomp", "no compression is negotiated"),
+	SAME("noccp", "no compression is negotiated"),
 	{ NULL },
 };
 

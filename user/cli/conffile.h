@@ -31,6 +31,7 @@ struct conffile_word {
 	const char *option; /* ours, without "--"; NULL: not supported yet; "" accepted as is */
 	bool arg;	    /* takes the next word as its value */
 	const char *undoes; /* this word takes back our option undoes (arg is then false) */
+	const char *note;   /* why a word that changes nothing is accepted */
 };
 
 /* Every word the file may hold, ending with { NULL }. */
