@@ -323,7 +323,10 @@ static const struct cli_option up_options[] = {
 	  "options in pppd's words (user, password, persist, mtu, ...); the command line "
 	  "overrides them",
 	  PXP_CONFIG_DIR "/IFACE.conf if it exists ($" PXP_CONFIG_DIR_ENV " for the directory)" },
-	{ "user", 'u', "U", "PAP/CHAP/MS-CHAPv2 user name", "empty" },
+	{ "user", 'u', "U",
+	  "PAP/CHAP/MS-CHAPv2 user name; with no password given, its secret in "
+	  "PPP_DIR/chap-secrets or pap-secrets",
+	  "empty" },
 	{ "password", 'p', "P", "the password (wiped from the command line; prefer a file)", NULL },
 	{ "password-file", OPT_PASSWORD_FILE, "F",
 	  "the password is the first line of F (keep F mode 0600)", NULL },
