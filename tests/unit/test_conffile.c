@@ -73,6 +73,9 @@ static const struct {
 	{ "user \\", "wan.conf:1: backslash at the end of the file" },
 	/* A long unknown word may be a password on a line of its own: not echoed. */
 	{ "aVeryLongPasswordThatLostItsKeywordXYZ", "wan.conf:1: unknown option (38 bytes long)" },
+	/* The rest of an unquoted password with a space is not echoed either. */
+	{ "user a\npassword my secret\n",
+	  "wan.conf:2: unknown option after 'password' (quote a password that holds spaces)" },
 };
 
 TEST(words_to_options)

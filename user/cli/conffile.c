@@ -173,7 +173,7 @@ static int take(struct conffile *cf, struct ppp_words *p, const struct conffile_
 int conffile_parse(struct conffile *cf, const char *name, const char *text, size_t len, char *err,
 		   size_t err_cap)
 {
-	const struct conffile_word *m;
+	const struct conffile_word *m, *prev = NULL;
 	struct ppp_words p;
 	struct ppp_word w;
 	int ret = 0;
@@ -192,13 +192,22 @@ int conffile_parse(struct conffile *cf, const char *name, const char *text, size
 		if (ret <= 0)
 			continue;
 		m = lookup(w.buf);
-		/* The word is not echoed when long: it may be a password that lost its line. */
-		if (!m && w.len > 32)
+		/*
+		 * An unknown word is not echoed when it may be part of a password: after one
+		 * (an unquoted password with a space), or long (a password on a line of its own).
+		 */
+		if (!m && prev && prev->option && !strcmp(prev->option, "password"))
+			ret = ppp_words_error(&p, w.line,
+					      "unknown option after '%s' (quote a password "
+					      "that holds spaces)",
+					      prev->word);
+		else if (!m && w.len > 32)
 			ret = ppp_words_error(&p, w.line, "unknown option (%zu bytes long)", w.len);
 		else if (!m)
 			ret = ppp_words_error(&p, w.line, "unknown option '%s'", w.buf);
 		else
 			ret = take(cf, &p, m, &w);
+		prev = m;
 	}
 	explicit_bzero(&w, sizeof(w));
 	if (ret == -E2BIG)
