@@ -3,9 +3,12 @@
 #include <arpa/inet.h>
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "check.h"
+#include "conffile.h"
+#include "hooks.h"
 #include "config.h"
 #include "mac.h"
 #include "pxp_mtu.h"
@@ -348,6 +351,26 @@ TEST(keepalive_in_openwrt_order)
 	}
 }
 
+/* pppd's halves of --keepalive, each alone; pppd's "0 failures" is refused, not misread. */
+TEST(lcp_echo_options)
+{
+	char *both[] = {
+		"up", "eth0", "--lcp-echo-interval", "20", "--lcp-echo-failure", "4", NULL
+	};
+	char *off[] = { "up", "eth0", "--lcp-echo-interval", "0", NULL };
+	char *zero[] = { "up", "eth0", "--lcp-echo-failure", "0", NULL };
+	char *big[] = { "up", "eth0", "--lcp-echo-interval", "3601", NULL };
+	struct client_settings o;
+
+	CHECK_EQ(config_parse_up(ARGC(both), both, &o), 0);
+	CHECK_EQ(o.common.keepalive_interval_s, 20);
+	CHECK_EQ(o.common.keepalive_failures, 4);
+	CHECK_EQ(config_parse_up(ARGC(off), off, &o), 0);
+	CHECK_EQ(o.common.keepalive_interval_s, 0);
+	CHECK_EQ(config_parse_up(ARGC(zero), zero, &o), -EINVAL);
+	CHECK_EQ(config_parse_up(ARGC(big), big, &o), -EINVAL);
+}
+
 static const struct cli_options *const option_sets[] = {
 	&config_up_options,	&config_server_options, &config_down_options,
 	&config_status_options, &config_stats_options,	&config_discover_options,
@@ -429,6 +452,9 @@ int main(void)
 	pxp_log_set_level(PXP_LOG_ERROR);
 	if (!freopen("/dev/null", "w", stderr))
 		return 1;
+	/* No configuration file or secrets file of this machine's (test_conffile.c has those). */
+	setenv(PXP_CONFIG_DIR_ENV, "/nonexistent-pxp-unit", 1);
+	setenv(PXP_PPP_DIR_ENV, "/nonexistent-pxp-unit", 1);
 	RUN(keepalive_in_openwrt_order);
 	RUN(up_options_after_iface);
 	RUN(up_defaults);
@@ -440,6 +466,7 @@ int main(void)
 	RUN(daemon_options_shared);
 	RUN(small_parsers);
 	RUN(stats_options);
+	RUN(lcp_echo_options);
 	RUN(option_tables_consistent);
 	RUN(mode_help_names_every_mode);
 	RUN(wants_help);
