@@ -65,27 +65,29 @@ no_daemon_left() {
 	! ip -n "$NS_ROUTER" link show wan0 | grep -q xdp || fail "an XDP program stayed on wan0"
 }
 
-# "must run as root" before any EACCES or EPERM; --help needs no root.
+# "must run as root" (exit 3, pppd's EXIT_NOT_ROOT) before any EACCES or EPERM; --help
+# needs no root.
 test_not_root() {
 	reset
-	expect 1 "up: must run as root" as_nobody up wan0 || return 1
-	expect 1 "discover: must run as root" as_nobody discover wan0 || return 1
-	expect 1 "server: must run as root" as_nobody server wan0 --local 100.64.1.1 \
+	expect 3 "up: must run as root" as_nobody up wan0 || return 1
+	expect 3 "discover: must run as root" as_nobody discover wan0 || return 1
+	expect 3 "server: must run as root" as_nobody server wan0 --local 100.64.1.1 \
 		--pool 100.64.1.0/24 || return 1
-	expect 1 "status: must run as root" as_nobody status || return 1
-	expect 1 "down: must run as root" as_nobody down wan0 || return 1
+	expect 3 "status: must run as root" as_nobody status || return 1
+	expect 3 "down: must run as root" as_nobody down wan0 || return 1
 	expect 0 "usage: pppoe-xp up" as_nobody up --help || return 1
 	no_daemon_left
 }
 
+# Exit 7, pppd's EXIT_OPEN_FAILED: the device cannot be opened.
 test_no_such_iface() {
 	reset
-	expect 1 "no such interface nosuch0" client up nosuch0 || return 1
-	expect 1 "no such interface nosuch0" client up nosuch0 --persist --foreground || return 1
-	expect 1 "no such interface nosuch0" client discover nosuch0 || return 1
+	expect 7 "no such interface nosuch0" client up nosuch0 || return 1
+	expect 7 "no such interface nosuch0" client up nosuch0 --persist --foreground || return 1
+	expect 7 "no such interface nosuch0" client discover nosuch0 || return 1
 	in_ns "$NS_ROUTER" env PPPOE_XP_RUN_DIR="$RUN_C" "$B" server nosuch0 --local 100.64.1.1 \
 		--pool 100.64.1.0/24 >"$OUT" 2>&1
-	[ $? -eq 1 ] && grep -qF "no such interface nosuch0" "$OUT" ||
+	[ $? -eq 7 ] && grep -qF "no such interface nosuch0" "$OUT" ||
 		fail "server nosuch0: $(cat "$OUT")" || return 1
 	no_daemon_left
 }

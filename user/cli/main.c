@@ -51,7 +51,9 @@ static int report_outcome(const char *what, const struct daemon_report *r)
 /* A failed preflight's exit code: on a down link discovery cannot succeed. */
 static int preflight_exit(int err)
 {
-	return err == -ENETDOWN ? PXP_EXIT_NO_PADO : PXP_EXIT_FATAL;
+	if (err == -ENETDOWN)
+		return PXP_EXIT_NO_PADO;
+	return err == -ENODEV ? PXP_EXIT_OPEN : PXP_EXIT_FATAL;
 }
 
 static int cmd_up(int argc, char **argv)
@@ -408,7 +410,8 @@ static int cmd_help(int argc, char **argv)
 	printf("\nExit codes:\n");
 	for (code = 0; code <= MAX_EXIT_CODE; code++)
 		if (exit_code_named(code))
-			printf("  %2d  %s\n", code, pxp_exit_name(code));
+			printf("  %2d  %-31s %s\n", code, pxp_exit_name(code),
+			       pxp_exit_pppd_name(code));
 	printf("\nSee pppoe-xp(8) and docs/operation.md.\n");
 	return PXP_EXIT_OK;
 }
@@ -427,10 +430,12 @@ static void print_man_sections(void)
 		cli_print_man(c->options, stdout);
 	}
 	printf(".SH \"EXIT STATUS\"\n"
-	       "They follow pppd's where one fits; docs/operation.md says more of each.\n");
+	       "The numbers and meanings of pppd's (its name in parentheses), so that scripts "
+	       "and netifd read them as pppd's; docs/operation.md says more of each.\n");
 	for (code = 0; code <= MAX_EXIT_CODE; code++)
 		if (exit_code_named(code))
-			printf(".TP\n.B %d\n%s\n", code, pxp_exit_name(code));
+			printf(".TP\n.B %d\n%s (%s): %s.\n", code, pxp_exit_name(code),
+			       pxp_exit_pppd_name(code), pxp_exit_causes(code));
 }
 
 int main(int argc, char **argv)
@@ -462,7 +467,7 @@ int main(int argc, char **argv)
 		}
 		if (c->needs_root && geteuid()) {
 			pxp_err("%s: must run as root", c->name);
-			return PXP_EXIT_FATAL;
+			return PXP_EXIT_NOT_ROOT;
 		}
 		return c->run(argc - 1, argv + 1);
 	}

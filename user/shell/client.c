@@ -815,9 +815,10 @@ static int claim_names(struct client *c)
 
 	err = instance_clean_stale(c->o->iface, &found);
 	if (err)
-		return PXP_EXIT_FATAL;
-	if (instance_check_ifname(c->o->iface, c->o->ifname))
-		return PXP_EXIT_FATAL;
+		return err == -EBUSY ? PXP_EXIT_LOCK : PXP_EXIT_FATAL;
+	err = instance_check_ifname(c->o->iface, c->o->ifname);
+	if (err)
+		return err == -EBUSY ? PXP_EXIT_LOCK : PXP_EXIT_FATAL;
 	err = instance_record_init(&c->record);
 	if (!err) {
 		snprintf(c->record.ifname, sizeof(c->record.ifname), "%s", c->o->ifname);

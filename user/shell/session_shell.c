@@ -302,7 +302,7 @@ int shell_open(struct session_shell *sh, const struct shell_role *role, const ch
 	err = control_server_open(&sh->ctl, &sh->loop, iface, shell_commands, sh);
 	if (err == -EADDRINUSE) {
 		pxp_err("pppoe-xp already runs on %s (pppoe-xp down %s)", iface, iface);
-		return PXP_EXIT_FATAL;
+		return PXP_EXIT_LOCK;
 	}
 	if (err) {
 		pxp_err("control socket in %s: %s", pxp_run_dir(), strerror(-err));
@@ -316,7 +316,7 @@ int shell_open(struct session_shell *sh, const struct shell_role *role, const ch
 	if (open_raw_socket(&sh->disc_sock, iface, PXP_ETH_P_PPP_DISC, vlan_id, vlan_pcp,
 			    "discovery") ||
 	    open_raw_socket(&sh->sess_sock, iface, PXP_ETH_P_PPP_SES, vlan_id, vlan_pcp, "session"))
-		return PXP_EXIT_FATAL;
+		return PXP_EXIT_OPEN;
 	err = ev_loop_add(&sh->loop, sh->disc_sock.fd, EPOLLIN, &sh->disc_handler);
 	if (!err)
 		err = ev_loop_add(&sh->loop, sh->sess_sock.fd, EPOLLIN, &sh->sess_handler);
