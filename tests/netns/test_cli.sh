@@ -9,7 +9,10 @@
 #   wan0                            isp0
 #   (pppoe-xp up / discover)        (pppoe-xp server; set down for "no carrier")
 #
-# Cases: not_root, no_such_iface, no_carrier, set_down, persist_link_down, no_sessions.
+# Also what `up` says while nobody answers (a progress line per PADI retry) and --logfile.
+#
+# Cases: not_root, no_such_iface, no_carrier, set_down, persist_link_down, no_sessions,
+# no_pado_progress, logfile_unwritable.
 # Name cases as arguments to run only those: test_cli.sh no_carrier
 PXP_NS_PREFIX=pxl$$-
 . "$(dirname "$0")/lib.sh"
@@ -133,6 +136,44 @@ test_persist_link_down() {
 		grep -qx 'state: up'" || fail "no session once the link came up: $(client status wan0)"
 }
 
+# No AC answers: one progress line per retry (not per PADI), then exit 8 as pppd's
+# EXIT_CONNECT_FAILED. The lines are read from --logfile, which the detached daemon keeps
+# appending to (syslog may or may not exist here), and which keeps what it held before.
+test_no_pado_progress() {
+	local log=$PXP_TMP/pxp.log n
+	reset
+	echo "a line from before" >"$log"
+	chmod 0644 "$log"
+	rm -f "$PXP_TMP/new.log"
+	expect 8 "no PADO after 3 PADIs" client up wan0 --padi-attempts 3 --padi-timeout 1 \
+		--logfile "$log" || return 1
+	grep -qx "a line from before" "$log" || fail "--logfile lost what it held: $(cat "$log")" ||
+		return 1
+	grep -q "pppoe-xp\[[0-9]*\]: no PADO after 1 s, PADI 2 of 3$" "$log" &&
+		grep -q "pppoe-xp\[[0-9]*\]: no PADO after 2 s, PADI 3 of 3$" "$log" ||
+		fail "no progress lines in --logfile: $(cat "$log")" || return 1
+	n=$(grep -c "no PADO after [0-9]* s, PADI" "$log")
+	[ "$n" = 2 ] || fail "$n progress lines for 3 PADIs, want 2: $(cat "$log")" || return 1
+	# A new file is created 0600 (it may hold user names).
+	client up wan0 --padi-attempts 1 --padi-timeout 1 --logfile "$PXP_TMP/new.log" >"$OUT" 2>&1
+	[ "$(stat -c %a "$PXP_TMP/new.log" 2>/dev/null)" = 600 ] ||
+		fail "a new --logfile has mode '$(stat -c %a "$PXP_TMP/new.log" 2>&1)', want 600" ||
+		return 1
+	no_daemon_left
+}
+
+# A --logfile that cannot be opened fails the command at once, naming the path (exit 2, as
+# pppd's logfile option).
+test_logfile_unwritable() {
+	local bad=$PXP_TMP/no/such/dir/pxp.log
+	reset
+	expect 2 "--logfile '$bad': No such file or directory" client up wan0 --logfile "$bad" ||
+		return 1
+	expect 2 "--logfile '$PXP_TMP': Is a directory" server server isp0 --local 100.64.1.1 \
+		--pool 100.64.1.0/24 --logfile "$PXP_TMP" || return 1
+	no_daemon_left
+}
+
 test_no_sessions() {
 	local json
 	reset
@@ -157,5 +198,7 @@ case_ cli/no_carrier test_no_carrier
 case_ cli/set_down test_set_down
 case_ cli/persist_link_down test_persist_link_down
 case_ cli/no_sessions test_no_sessions
+case_ cli/no_pado_progress test_no_pado_progress
+case_ cli/logfile_unwritable test_logfile_unwritable
 reset
 tests_done

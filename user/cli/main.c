@@ -48,6 +48,19 @@ static int report_outcome(const char *what, const struct daemon_report *r)
 	return r->code;
 }
 
+/* --logfile opened before the fork, so that the command says why it cannot be. */
+static int open_logfile(const struct daemon_settings *d)
+{
+	int err;
+
+	if (!d->logfile[0])
+		return 0;
+	err = pxp_log_open_file(d->logfile);
+	if (err)
+		pxp_err("--logfile '%s': %s", d->logfile, strerror(-err));
+	return err;
+}
+
 /* A failed preflight's exit code: on a down link discovery cannot succeed. */
 static int preflight_exit(int err)
 {
@@ -67,6 +80,10 @@ static int cmd_up(int argc, char **argv)
 		return PXP_EXIT_OPTION;
 	}
 	pxp_log_set_level(o.common.log_level);
+	if (open_logfile(&o.common)) {
+		client_settings_wipe(&o);
+		return PXP_EXIT_OPTION;
+	}
 	err = preflight_iface(o.iface, o.persist ? PREFLIGHT_LINK_WARN : PREFLIGHT_LINK_UP);
 	if (err) {
 		client_settings_wipe(&o);
@@ -99,6 +116,8 @@ static int cmd_server(int argc, char **argv)
 	if (config_parse_server(argc, argv, &o))
 		return PXP_EXIT_OPTION;
 	pxp_log_set_level(o.common.log_level);
+	if (open_logfile(&o.common))
+		return PXP_EXIT_OPTION;
 	err = preflight_iface(o.iface, PREFLIGHT_LINK_ANY);
 	if (err)
 		return preflight_exit(err);

@@ -31,6 +31,12 @@ bool pxp_log_enabled(enum pxp_log_level level);
  * Without a syslog socket (/dev/log) the messages stay on stderr.
  */
 void pxp_log_use_syslog(bool on);
+/*
+ * Also append every line shown to path (pppd's logfile), with a time stamp: opened
+ * O_APPEND | O_CLOEXEC (scripts the daemon runs do not inherit it), created mode 0600.
+ * Kept across the daemon's fork. 0 or -errno.
+ */
+int pxp_log_open_file(const char *path);
 bool pxp_log_syslog_available(void);
 /*
  * Route libbpf's warnings through this module (at WARN); its info and debug messages, the

@@ -407,6 +407,9 @@ static void disc_event_cb(void *ctx, const struct disc_client_event *ev)
 		c->disc_failed_pending = true;
 		snprintf(c->disc_failure, sizeof(c->disc_failure), "%s", ev->message);
 		break;
+	case DISC_EV_RETRY:
+		pxp_info("%s", ev->message); /* once per retry, not per frame */
+		break;
 	case DISC_EV_AC_FOUND:
 	case DISC_EV_DISCOVER_DONE:
 		break;
