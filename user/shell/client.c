@@ -343,7 +343,7 @@ static int disc_send_cb(void *ctx, const void *frame, size_t len)
 {
 	struct client *c = ctx;
 
-	return raw_socket_send(&c->sh.disc_sock, frame, len);
+	return shell_disc_send(&c->sh, frame, len);
 }
 
 static int add_session_netdev(struct client *c)
@@ -443,7 +443,6 @@ static int start_attempt(struct client *c, uint64_t now)
 		return err;
 	c->phase = PHASE_DISCOVERY;
 	c->attempt_start_ms = now;
-	pxp_debug("PADI sent on %s", c->o->iface);
 	return 0;
 }
 

@@ -384,7 +384,7 @@ static int ac_send_cb(void *ctx, const void *frame, size_t len)
 {
 	struct server *srv = ctx;
 
-	return raw_socket_send(&srv->sh.disc_sock, frame, len);
+	return shell_disc_send(&srv->sh, frame, len);
 }
 
 static void process_pending(struct server *srv)

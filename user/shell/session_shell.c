@@ -186,8 +186,45 @@ static void debug_ppp(const struct shell_session *s, const char *dir, uint16_t p
 		pxp_debug("%s %s", dir, text);
 }
 
+/*
+ * --debug: a discovery frame as pppd's rp-pppoe plugin prints it. Anyone on the segment
+ * can send PADIs, so at most DISC_DEBUG_PER_S lines a second, and a count of those left out.
+ */
+#define DISC_DEBUG_PER_S 20
+
+static void debug_disc(struct session_shell *sh, const char *dir, const uint8_t *frame, size_t len)
+{
+	char text[PPP_DECODE_MAX];
+	uint64_t now;
+
+	if (!pxp_log_enabled(PXP_LOG_DEBUG))
+		return;
+	now = ev_now_ms();
+	if (now - sh->disc_debug_window_ms >= 1000) {
+		if (sh->disc_debug_skipped)
+			pxp_debug("%u discovery frames not shown (more than %u a second)",
+				  sh->disc_debug_skipped, DISC_DEBUG_PER_S);
+		sh->disc_debug_window_ms = now;
+		sh->disc_debug_shown = sh->disc_debug_skipped = 0;
+	}
+	if (sh->disc_debug_shown == DISC_DEBUG_PER_S) {
+		sh->disc_debug_skipped++;
+		return;
+	}
+	sh->disc_debug_shown++;
+	pppoe_disc_decode(frame, len, text, sizeof(text));
+	pxp_debug("%s %s", dir, text);
+}
+
+int shell_disc_send(struct session_shell *sh, const void *frame, size_t len)
+{
+	debug_disc(sh, "sent", frame, len);
+	return raw_socket_send(&sh->disc_sock, frame, len);
+}
+
 static void disc_frame(struct session_shell *sh, const uint8_t *frame, size_t len)
 {
+	debug_disc(sh, "rcvd", frame, len);
 	sh->role->disc_input(sh, ev_now_ms(), frame, len);
 }
 
