@@ -21,8 +21,9 @@ B=$PXP_BIN
 RUN_C=$PXP_TMP/run-client
 RUN_S=$PXP_TMP/run-server
 OUT=$PXP_TMP/out
-# Without the checks, up waits 5 + 10 + 20 s for PADOs before it says anything.
-PROMPT_S=3
+# Without the checks, up waits 5 + 10 + 20 s for PADOs before it says anything: 10 s is
+# far below that, and above what a loaded CI machine needs to start the command twice.
+PROMPT_S=10
 
 client() { in_ns "$NS_ROUTER" env PPPOE_XP_RUN_DIR="$RUN_C" timeout 60 "$B" "$@"; }
 server() { in_ns "$NS_ISP" env PPPOE_XP_RUN_DIR="$RUN_S" "$B" "$@"; }
@@ -58,7 +59,7 @@ expect() {
 # state (IFF_RUNNING) that the check reads.
 carrier_gone() {
 	ip -n "$NS_ISP" link set isp0 down
-	wait_for 3 sh -c "ip -n '$NS_ROUTER' link show wan0 | grep -qE 'NO-CARRIER.* state (DOWN|LOWERLAYERDOWN)'" ||
+	wait_for 10 sh -c "ip -n '$NS_ROUTER' link show wan0 | grep -qE 'NO-CARRIER.* state (DOWN|LOWERLAYERDOWN)'" ||
 		fail "wan0 still has a carrier with isp0 down"
 }
 

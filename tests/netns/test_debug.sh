@@ -139,7 +139,7 @@ start_server_fg() {
 		--pool 100.64.1.0/24 --auth pap --secrets "$SECRETS" --ac-name pxd-ac \
 		--foreground "$@" >"$PXP_TMP/server.log" 2>&1 &
 	SERVER_PID=$!
-	wait_for 5 server status isp0 || fail "server did not start: $(cat "$PXP_TMP/server.log")"
+	wait_for 10 server status isp0 || fail "server did not start: $(cat "$PXP_TMP/server.log")"
 }
 
 stop_server_fg() {
@@ -196,7 +196,7 @@ test_no_syslog_stderr() {
 	client up wan0 --user alice --password "$PASSWORD" >"$LOG" 2>&1 ||
 		fail "up failed: $(cat "$LOG")" || return 1
 	client down wan0 >/dev/null
-	wait_for 5 client_gone || fail "the daemon stayed after down" || return 1
+	wait_for 10 client_gone || fail "the daemon stayed after down" || return 1
 	has '^pppoe-xp: data path attached to wan0' || return 1
 	has '^pppoe-xp: session [0-9]+ ended after '
 }

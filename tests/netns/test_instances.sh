@@ -176,7 +176,7 @@ test_kill9_down() {
 	[ ! -e "$RUN_C/wan0.resolv.conf" ] || fail "resolv file left behind" || return 1
 	[ ! -e "$RUN_C/wan0.session" ] && [ ! -e "$RUN_C/wan0.ctl" ] ||
 		fail "run files left: $(ls "$RUN_C")" || return 1
-	wait_for 3 sh -c "[ \"\$(env PPPOE_XP_RUN_DIR=$RUN_S ip netns exec $NS_ISP $B status isp0 | awk -F': ' '\$1 == \"session_count\" { print \$2 }')\" = 0 ]" ||
+	wait_for 10 sh -c "[ \"\$(env PPPOE_XP_RUN_DIR=$RUN_S ip netns exec $NS_ISP $B status isp0 | awk -F': ' '\$1 == \"session_count\" { print \$2 }')\" = 0 ]" ||
 		fail "no PADT: the AC still holds $(ac_sessions) sessions" || return 1
 	client status wan0 >/dev/null 2>&1 && fail "status still reports an instance after down" && return 1
 	up wan0 || fail "a fresh up after down failed: $(cat "$PXP_TMP/up-wan0.out")" || return 1
