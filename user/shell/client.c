@@ -802,7 +802,7 @@ static void close_all(struct client *c)
 	 * already gone (a daemon that no longer answers must not look like one that runs).
 	 */
 	hooks_finish(&c->hooks, HOOK_EXIT_WAIT_MS);
-	daemon_remove_pid_file(c->o->iface);
+	daemon_remove_pid_file(c->o->iface, (long)getpid());
 }
 
 /*

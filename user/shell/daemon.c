@@ -167,7 +167,7 @@ int daemon_write_pid_file(const char *iface)
 	return 0;
 }
 
-void daemon_remove_pid_file(const char *iface)
+void daemon_remove_pid_file(const char *iface, long pid_of_run)
 {
 	char path[PATH_MAX];
 	long pid = 0;
@@ -180,6 +180,6 @@ void daemon_remove_pid_file(const char *iface)
 	if (fscanf(f, "%ld", &pid) != 1)
 		pid = 0;
 	fclose(f);
-	if (pid == (long)getpid())
+	if (pid == pid_of_run)
 		unlink(path);
 }

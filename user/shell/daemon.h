@@ -88,7 +88,7 @@ const char *pxp_exit_pppd_name(int code);
  * /run/ppp0.pid, keyed here by the WAN port as the control socket is). 0 or -errno.
  */
 int daemon_write_pid_file(const char *iface);
-/* Removes it if it still holds this process's pid (never another run's). */
-void daemon_remove_pid_file(const char *iface);
+/* Removes it if it still holds pid (never another run's). */
+void daemon_remove_pid_file(const char *iface, long pid);
 
 #endif

@@ -386,10 +386,15 @@ int shell_attach_datapath(struct session_shell *sh, const struct daemon_settings
 	return PXP_EXIT_OK;
 }
 
-void shell_close(struct session_shell *sh)
+void shell_detach_datapath(struct session_shell *sh)
 {
 	pxp_dp_detach(sh->dp);
 	sh->dp = NULL;
+}
+
+void shell_close(struct session_shell *sh)
+{
+	shell_detach_datapath(sh);
 	control_server_close(&sh->ctl);
 	raw_socket_close(&sh->sess_sock);
 	raw_socket_close(&sh->disc_sock);

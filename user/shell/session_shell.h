@@ -99,6 +99,8 @@ int shell_open(struct session_shell *sh, const struct shell_role *role, const ch
 /* Attaches the data path to the WAN port; logs what failed; returns an enum pxp_exit code. */
 int shell_attach_datapath(struct session_shell *sh, const struct daemon_settings *common,
 			  uint8_t vlan_pcp);
+/* Detaches the data path (also the first step of shell_close()). */
+void shell_detach_datapath(struct session_shell *sh);
 void shell_close(struct session_shell *sh);
 /* A discovery core's frame out of the discovery socket (decoded at --debug). 0 or -errno. */
 int shell_disc_send(struct session_shell *sh, const void *frame, size_t len);
