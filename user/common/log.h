@@ -2,11 +2,12 @@
 /*
  * The one logging module of the daemon and the CLI. Messages go to stderr while a
  * terminal is attached and to syslog once the daemon runs in the background (stderr
- * again where no syslog socket exists). libbpf's own messages are routed through it
- * (pxp_log_hook_libbpf). Never pass secrets or per-packet wire data to these functions:
- * the protocol cores count malformed input instead of logging it. The one exception is
- * --debug, which logs each PPP control packet as pppoe/ppp_decode.c prints it (wire
- * strings escaped, PAP passwords hidden).
+ * again where no syslog socket exists), and to --logfile as well where one is given. libbpf's own
+ * messages are routed through it (pxp_log_hook_libbpf). Never pass secrets or per-packet wire data
+ * to these functions: the protocol cores count malformed input instead of logging it. The one
+ * exception is
+ * --debug, which logs each PPP control packet and discovery frame as pppoe/ppp_decode.c
+ * prints it (wire strings escaped, PAP passwords hidden, AC-Cookies by length only).
  *
  * Concurrency: called from the daemon's single thread.
  */
