@@ -320,7 +320,7 @@ test_kill9_discover_up() {
 	pid=$(client status wan0 | awk -F': ' '$1 == "pid" {print $2}')
 	[ -n "$pid" ] || fail "no client daemon to kill" || return 1
 	kill9_and_wait "$pid" || fail "the killed client did not die" || return 1
-	client discover wan0 --timeout 2 >"$PXP_TMP/discover.out" 2>&1 ||
+	client discover wan0 --timeout 5 >"$PXP_TMP/discover.out" 2>&1 ||
 		fail "discover after kill -9: $(cat "$PXP_TMP/discover.out")" || return 1
 	grep -q 'Access-Concentrator: pxw-ac' "$PXP_TMP/discover.out" ||
 		fail "the AC is not listed: $(cat "$PXP_TMP/discover.out")" || return 1
