@@ -196,7 +196,8 @@ test_keepalive_adaptive() {
 	before=$(echo_sent)
 	in_ns "$NS_ROUTER" ping -c 20 -i 0.2 -W 1 100.64.1.1 >/dev/null || fail "ping failed" || return 1
 	after=$(echo_sent)
-	[ $((after - before)) -le 1 ] || fail "$((after - before)) Echo-Requests in 4 s of traffic (keepalive 1 s)"
+	# Without the option 4 or more; 2 allows for a ping a loaded machine held back past 1 s.
+	[ $((after - before)) -le 2 ] || fail "$((after - before)) Echo-Requests in 4 s of traffic (keepalive 1 s)"
 }
 
 test_persist() {
