@@ -670,8 +670,10 @@ static int setup(struct server *srv)
 	if (pxp_dp_cleanup_stale(o->iface, NULL))
 		return PXP_EXIT_DATAPATH;
 	code = shell_attach_datapath(&srv->sh, &o->common, 0);
-	if (code == PXP_EXIT_OK)
-		record_datapath(srv);
+	if (code != PXP_EXIT_OK)
+		return code;
+	record_datapath(srv);
+	pxp_dp_defer_deletes(srv->sh.dp);
 	return code;
 }
 
@@ -730,6 +732,8 @@ int server_run(struct server_settings *o, int notify_fd)
 		int err;
 
 		run_timers(srv, ev_now_ms());
+		/* The netdevs of the sessions ended since the last pass, in one request. */
+		pxp_dp_flush(srv->sh.dp);
 		if (srv->stopping && !srv->session_count)
 			break;
 		err = ev_loop_run_once(&srv->sh.loop, next_deadline(srv));
