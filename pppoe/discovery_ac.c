@@ -15,14 +15,26 @@
 #include <nettle/memops.h>
 
 #define DEFAULT_COOKIE_EPOCH_MS 60000
-#define DEFAULT_GLOBAL_RATE	100
-#define DEFAULT_GLOBAL_BURST	200
-#define DEFAULT_PER_MAC_RATE	2
-/* PADI and PADR take a token each: 10 lets a client reconnect 5 times back to back (with 5,
- * the 4th of 5 quick `down`/`up` cycles lost its PADI and waited the client's 5 s timeout). */
-#define DEFAULT_PER_MAC_BURST	10
+/* Bursts in seconds' worth of the rate. Per MAC, PADI and PADR take a token each: at the
+ * default 2/s, 10 lets a client reconnect 5 times back to back (with 5, the 4th of 5 quick
+ * `down`/`up` cycles lost its PADI and waited the client's 5 s timeout). */
+#define GLOBAL_BURST_S		2
+#define PER_MAC_BURST_S		5
 /* Random draws before falling back to a scan for a free session id. */
 #define SESSION_ID_DRAWS	32
+
+static bool rate_valid(uint32_t rate)
+{
+	return rate <= DISC_AC_RATE_MAX || rate == DISC_AC_RATE_UNLIMITED;
+}
+
+/* The burst asked for, else seconds' worth of the rate (unused when unlimited). */
+static uint32_t default_burst(uint32_t rate, uint32_t burst, uint32_t seconds)
+{
+	if (burst)
+		return burst;
+	return rate == DISC_AC_RATE_UNLIMITED ? 1 : rate * seconds;
+}
 
 int disc_ac_init(struct disc_ac *ac, const struct disc_ac_config *cfg,
 		 const struct disc_ac_ops *ops)
@@ -39,6 +51,9 @@ int disc_ac_init(struct disc_ac *ac, const struct disc_ac_config *cfg,
 	if (cfg->max_sessions > DISC_AC_MAX_SESSIONS)
 		return -EINVAL;
 	if (cfg->max_payload && cfg->max_payload <= PPPOE_DEFAULT_MRU)
+		return -EINVAL;
+	if (!rate_valid(cfg->global_rate) || !rate_valid(cfg->per_mac_rate) ||
+	    cfg->global_burst > DISC_AC_RATE_MAX || cfg->per_mac_burst > DISC_AC_RATE_MAX)
 		return -EINVAL;
 
 	memset(ac, 0, sizeof(*ac));
@@ -58,13 +73,14 @@ int disc_ac_init(struct disc_ac *ac, const struct disc_ac_config *cfg,
 	ac->max_sessions = cfg->max_sessions ? cfg->max_sessions : DISC_AC_MAX_SESSIONS;
 	ac->max_payload = cfg->max_payload;
 	ac->cookie_epoch_ms = cfg->cookie_epoch_ms ? cfg->cookie_epoch_ms : DEFAULT_COOKIE_EPOCH_MS;
-	ac->global_rate = cfg->global_rate ? cfg->global_rate : DEFAULT_GLOBAL_RATE;
-	ac->global_burst = cfg->global_burst ? cfg->global_burst : DEFAULT_GLOBAL_BURST;
-	ac->per_mac_rate = cfg->per_mac_rate ? cfg->per_mac_rate : DEFAULT_PER_MAC_RATE;
-	ac->per_mac_burst = cfg->per_mac_burst ? cfg->per_mac_burst : DEFAULT_PER_MAC_BURST;
+	ac->global_rate = cfg->global_rate ? cfg->global_rate : DISC_AC_DEFAULT_RATE;
+	ac->global_burst = default_burst(ac->global_rate, cfg->global_burst, GLOBAL_BURST_S);
+	ac->per_mac_rate = cfg->per_mac_rate ? cfg->per_mac_rate : DISC_AC_DEFAULT_RATE_PER_MAC;
+	ac->per_mac_burst = default_burst(ac->per_mac_rate, cfg->per_mac_burst, PER_MAC_BURST_S);
 	ac->global_bucket.tokens_milli = (uint64_t)ac->global_burst * 1000;
-	for (i = 0; i < DISC_AC_RATE_SLOTS; i++)
-		ac->rate_slots[i].bucket.tokens_milli = (uint64_t)ac->per_mac_burst * 1000;
+	for (i = 0; i < DISC_AC_RATE_MACS; i++)
+		ac->rate_heads[i] = DISC_AC_RATE_NONE;
+	ac->rate_oldest = ac->rate_newest = DISC_AC_RATE_NONE;
 	ac->ops.io.random(ac->ops.io.ctx, ac->secret, sizeof(ac->secret));
 	return 0;
 }
@@ -97,8 +113,8 @@ static void bucket_refill(struct disc_token_bucket *b, uint64_t now_ms, uint32_t
 	b->last_ms = now_ms;
 }
 
-/* Keyed with the secret so a flood cannot aim all its MACs at one victim's slot. */
-static unsigned int rate_slot_index(const struct disc_ac *ac, const uint8_t *mac)
+/* Keyed with the secret so a flood cannot aim all its MACs at one victim's chain. */
+static unsigned int rate_hash(const struct disc_ac *ac, const uint8_t *mac)
 {
 	uint64_t h = 0xcbf29ce484222325ull;
 	unsigned int i;
@@ -113,21 +129,99 @@ static unsigned int rate_slot_index(const struct disc_ac *ac, const uint8_t *mac
 	h ^= h >> 33;
 	h *= 0xc4ceb9fe1a85ec53ull;
 	h ^= h >> 33;
-	return (unsigned int)(h % DISC_AC_RATE_SLOTS);
+	return (unsigned int)(h & (DISC_AC_RATE_MACS - 1));
 }
 
-/* Takes a token from both the MAC's and the global bucket, or from neither. */
+static void recency_unlink(struct disc_ac *ac, uint16_t i)
+{
+	struct disc_ac_rate_mac *e = &ac->rate_macs[i];
+
+	if (e->older != DISC_AC_RATE_NONE)
+		ac->rate_macs[e->older].newer = e->newer;
+	else
+		ac->rate_oldest = e->newer;
+	if (e->newer != DISC_AC_RATE_NONE)
+		ac->rate_macs[e->newer].older = e->older;
+	else
+		ac->rate_newest = e->older;
+}
+
+static void recency_push_newest(struct disc_ac *ac, uint16_t i)
+{
+	struct disc_ac_rate_mac *e = &ac->rate_macs[i];
+
+	e->older = ac->rate_newest;
+	e->newer = DISC_AC_RATE_NONE;
+	if (ac->rate_newest != DISC_AC_RATE_NONE)
+		ac->rate_macs[ac->rate_newest].newer = i;
+	else
+		ac->rate_oldest = i;
+	ac->rate_newest = i;
+}
+
+/* Takes entry i out of its hash chain. */
+static void chain_unlink(struct disc_ac *ac, uint16_t i)
+{
+	uint16_t *link = &ac->rate_heads[rate_hash(ac, ac->rate_macs[i].mac)];
+
+	while (*link != i)
+		link = &ac->rate_macs[*link].next;
+	*link = ac->rate_macs[i].next;
+}
+
+/* The MAC's bucket, made the most recently seen; a new MAC gets a full one. */
+static struct disc_token_bucket *mac_bucket(struct disc_ac *ac, uint64_t now_ms, const uint8_t *mac)
+{
+	unsigned int h = rate_hash(ac, mac);
+	struct disc_ac_rate_mac *e;
+	uint16_t i;
+
+	for (i = ac->rate_heads[h]; i != DISC_AC_RATE_NONE; i = ac->rate_macs[i].next)
+		if (!memcmp(ac->rate_macs[i].mac, mac, PXP_ETH_ALEN))
+			break;
+	if (i != DISC_AC_RATE_NONE) {
+		recency_unlink(ac, i);
+		recency_push_newest(ac, i);
+		return &ac->rate_macs[i].bucket;
+	}
+	if (ac->rate_mac_count < DISC_AC_RATE_MACS) {
+		i = (uint16_t)ac->rate_mac_count++;
+	} else {
+		i = ac->rate_oldest;
+		chain_unlink(ac, i);
+		recency_unlink(ac, i);
+	}
+	e = &ac->rate_macs[i];
+	memcpy(e->mac, mac, PXP_ETH_ALEN);
+	e->bucket.tokens_milli = (uint64_t)ac->per_mac_burst * 1000;
+	e->bucket.last_ms = now_ms;
+	e->next = ac->rate_heads[h];
+	ac->rate_heads[h] = i;
+	recency_push_newest(ac, i);
+	return &e->bucket;
+}
+
+/* Takes a token from both the MAC's and the global bucket (those that limit), or none. */
 static bool rate_allow(struct disc_ac *ac, uint64_t now_ms, const uint8_t *mac)
 {
-	struct disc_token_bucket *per_mac = &ac->rate_slots[rate_slot_index(ac, mac)].bucket;
-	struct disc_token_bucket *global = &ac->global_bucket;
+	struct disc_token_bucket *per_mac = NULL, *global = NULL;
 
-	bucket_refill(per_mac, now_ms, ac->per_mac_rate, ac->per_mac_burst);
-	bucket_refill(global, now_ms, ac->global_rate, ac->global_burst);
-	if (per_mac->tokens_milli < 1000 || global->tokens_milli < 1000)
-		return false;
-	per_mac->tokens_milli -= 1000;
-	global->tokens_milli -= 1000;
+	if (ac->per_mac_rate != DISC_AC_RATE_UNLIMITED) {
+		per_mac = mac_bucket(ac, now_ms, mac);
+		bucket_refill(per_mac, now_ms, ac->per_mac_rate, ac->per_mac_burst);
+		if (per_mac->tokens_milli < 1000)
+			return false;
+	}
+	if (ac->global_rate != DISC_AC_RATE_UNLIMITED) {
+		global = &ac->global_bucket;
+		bucket_refill(global, now_ms, ac->global_rate, ac->global_burst);
+		if (global->tokens_milli < 1000)
+			return false;
+	}
+	if (per_mac)
+		per_mac->tokens_milli -= 1000;
+	if (global)
+		global->tokens_milli -= 1000;
 	return true;
 }
 

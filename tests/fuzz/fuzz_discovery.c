@@ -171,6 +171,13 @@ static void check_ac(const struct disc_ac *ac)
 		n += ac->sessions[i].session_id != 0;
 	if (n != ac->session_count || n > ac->max_sessions)
 		__builtin_trap();
+	/* The per-MAC rate table stays bounded and its recency list whole. */
+	n = 0;
+	for (uint16_t e = ac->rate_oldest; e != DISC_AC_RATE_NONE; e = ac->rate_macs[e].newer)
+		if (++n > DISC_AC_RATE_MACS)
+			__builtin_trap();
+	if (n != ac->rate_mac_count)
+		__builtin_trap();
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
