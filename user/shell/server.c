@@ -56,7 +56,10 @@ struct server {
 	uint64_t stop_deadline_ms;
 	uint64_t started_ms;
 
-	uint64_t sessions_total, sessions_up, auth_failures, pool_exhausted, setup_errors;
+	/* Running totals: sessions started (PADS sent) and sessions that reached IPCP. */
+	uint64_t sessions_started_total, sessions_up_total;
+	unsigned int sessions_established; /* now carrying IPv4 */
+	uint64_t auth_failures, pool_exhausted, setup_errors;
 	struct instance_record record; /* pid 0 until claim_port() wrote it */
 };
 
@@ -216,7 +219,8 @@ static void session_ipv4_up(struct srv_session *s, uint64_t now)
 	}
 	s->up = true;
 	s->up_since_ms = now;
-	srv->sessions_up++;
+	srv->sessions_up_total++;
+	srv->sessions_established++;
 	printable(st.peer_name, user, sizeof(user));
 	pxp_info("session %u up on %s: user '%s', peer %s, in %" PRIu64 " ms", s->io.session_id,
 		 s->io.ifname, user, peer, now - s->start_ms);
@@ -225,8 +229,10 @@ static void session_ipv4_up(struct srv_session *s, uint64_t now)
 /* The session stops carrying IP: its end line (connect time, bytes), then its address. */
 static void session_ipv4_down(struct srv_session *s)
 {
-	if (s->up)
+	if (s->up) {
 		shell_session_log_end(&s->io, ev_now_ms() - s->up_since_ms);
+		srv_of(s)->sessions_established--;
+	}
 	shell_session_del_addr(&s->io);
 	s->up = false;
 }
@@ -348,7 +354,7 @@ static void session_new(struct server *srv, const struct disc_ac_event *ev, uint
 	s->start_ms = now;
 	srv->sessions[slot] = s;
 	srv->session_count++;
-	srv->sessions_total++;
+	srv->sessions_started_total++;
 	/* With authentication the address waits for the user's name (session_auth_ok()). */
 	if (srv->o->auth == PPP_AUTH_NONE && choose_peer_ip(s, "")) {
 		request_end(s, PPP_DOWN_ADMIN, "address pool exhausted");
@@ -472,8 +478,9 @@ static void write_status(struct session_shell *sh, FILE *out, bool json)
 	status_u64(&w, "umem_bytes", srv->sh.dp ? pxp_dp_umem_bytes(srv->sh.dp) : 0);
 	status_u64(&w, "uptime_s", (now - srv->started_ms) / 1000);
 	status_u64(&w, "session_count", srv->session_count);
-	status_u64(&w, "sessions_total", srv->sessions_total);
-	status_u64(&w, "sessions_up", srv->sessions_up);
+	status_u64(&w, "sessions_established", srv->sessions_established);
+	status_u64(&w, "sessions_started_total", srv->sessions_started_total);
+	status_u64(&w, "sessions_up_total", srv->sessions_up_total);
 	status_u64(&w, "auth_failures", srv->auth_failures);
 	status_u64(&w, "pool_exhausted", srv->pool_exhausted);
 	status_u64(&w, "setup_errors", srv->setup_errors);
@@ -642,6 +649,8 @@ static int setup(struct server *srv)
 		.services = o->common.service[0] ? services : NULL,
 		.service_count = o->common.service[0] ? 1 : 0,
 		.max_sessions = o->max_sessions,
+		.global_rate = o->padi_rate,
+		.per_mac_rate = o->padi_rate_per_mac,
 	};
 	int code, err;
 

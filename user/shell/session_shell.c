@@ -137,6 +137,11 @@ void shell_status_frames(struct session_shell *sh, struct status_writer *w,
 	status_u64(w, "tx_errors", sh->session_tx_errors);
 	/* Not errors: frames of another VLAN, or unicast to another station. */
 	status_u64(w, "skipped", sh->disc_sock.rx_other_vlan + sh->sess_sock.rx_other_vlan);
+	/* Lost before we read them: the sockets' receive buffers were full. */
+	status_object_begin(w, "socket_drops");
+	status_u64(w, "discovery", raw_socket_rx_dropped(&sh->disc_sock));
+	status_u64(w, "session", raw_socket_rx_dropped(&sh->sess_sock));
+	status_object_end(w);
 	if (link) {
 		status_u64(w, "ppp_malformed", link->rx_malformed);
 		status_u64(w, "ppp_proto_reject", link->rx_proto_reject);
