@@ -5,11 +5,13 @@
  * the PPP link of pppoe/ppp.c in the client role) with a MAC of its own, 02:4c:00:00:HI:LO
  * for session index HI*256+LO; one pair of promiscuous AF_PACKET sockets carries them all.
  *
- *   ac_load --iface IF --sessions N [--rate R] [--user U --password P] [--timeout S]
+ *   ac_load --iface IF --sessions N [--rate R] [--down-rate R] [--user U --password P]
+ *           [--timeout S]
  *
  * Starts R sessions a second (default 100) and prints "up N of N in MS ms" once all reached
  * IPCP Opened (exit 1 with "FAIL ..." after --timeout S, default 60). Holds them up (answers
- * echoes) until SIGUSR1 or SIGTERM, then sends a PADT for each, R a second, prints
+ * echoes) until SIGUSR1 or SIGTERM, then sends a PADT for each, --down-rate a second
+ * (default R), prints
  * "down N in MS ms" and exits 0.
  */
 #include <arpa/inet.h>
@@ -282,10 +284,11 @@ int main(int argc, char **argv)
 		{ "user", required_argument, NULL, 'u' },
 		{ "password", required_argument, NULL, 'p' },
 		{ "timeout", required_argument, NULL, 't' },
+		{ "down-rate", required_argument, NULL, 'd' },
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *iface = NULL;
-	unsigned long rate = 100, timeout_s = 60;
+	unsigned long rate = 100, down_rate = 0, timeout_s = 60;
 	uint64_t t0, deadline, next_start;
 	unsigned int started = 0, ended = 0;
 	int c;
@@ -311,14 +314,20 @@ int main(int argc, char **argv)
 		case 't':
 			timeout_s = strtoul(optarg, NULL, 0);
 			break;
+		case 'd':
+			down_rate = strtoul(optarg, NULL, 0);
+			break;
 		default:
 			return 2;
 		}
 	}
-	if (!iface || !nr_sessions || nr_sessions > MAX_SESSIONS || !rate || rate > 100000) {
+	if (!down_rate)
+		down_rate = rate;
+	if (!iface || !nr_sessions || nr_sessions > MAX_SESSIONS || !rate || rate > 100000 ||
+	    down_rate > 100000) {
 		fprintf(stderr,
 			"usage: ac_load --iface IF --sessions 1..%u [--rate 1..100000] "
-			"[--user U --password P] [--timeout S]\n",
+			"[--down-rate 1..100000] [--user U --password P] [--timeout S]\n",
 			MAX_SESSIONS);
 		return 2;
 	}
@@ -380,7 +389,7 @@ int main(int argc, char **argv)
 			s->ppp_on = false;
 			s->ended = true;
 			ended++;
-			next_start = t0 + ended * 1000 / rate;
+			next_start = t0 + ended * 1000 / down_rate;
 		}
 		step();
 	}
