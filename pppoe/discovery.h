@@ -262,6 +262,7 @@ struct disc_ac_session {
 	uint16_t host_uniq_len;
 	bool has_host_uniq;
 	char service_name[DISC_NAME_MAX + 1];
+	uint16_t mac_next; /* the next session in its MAC's chain: slot + 1, 0 = end */
 };
 
 struct disc_token_bucket {
@@ -306,6 +307,11 @@ struct disc_ac {
 
 	unsigned int session_count;
 	struct disc_ac_session sessions[DISC_AC_MAX_SESSIONS];
+	/* Lookups in O(1): slot + 1 by session id, chains of slot + 1 by the MAC's keyed hash
+	 * (a PADR retry is found by MAC and Host-Uniq); 0 = none. */
+	uint16_t slot_by_id[UINT16_MAX + 1];
+	uint16_t slot_by_mac[DISC_AC_RATE_MACS];
+	unsigned int next_free; /* where the search for a free slot starts */
 
 	/* Counters. */
 	uint64_t drops[PPPOE_DROP_REASON_COUNT];

@@ -89,6 +89,8 @@ void disc_ac_destroy(struct disc_ac *ac)
 {
 	explicit_bzero(ac->secret, sizeof(ac->secret));
 	memset(ac->sessions, 0, sizeof(ac->sessions));
+	memset(ac->slot_by_id, 0, sizeof(ac->slot_by_id));
+	memset(ac->slot_by_mac, 0, sizeof(ac->slot_by_mac));
 	ac->session_count = 0;
 }
 
@@ -361,14 +363,7 @@ static int handle_padi(struct disc_ac *ac, uint64_t now_ms, const struct pppoe_d
 
 static int find_index(const struct disc_ac *ac, uint16_t session_id)
 {
-	unsigned int i;
-
-	if (!session_id)
-		return -1;
-	for (i = 0; i < DISC_AC_MAX_SESSIONS; i++)
-		if (ac->sessions[i].session_id == session_id)
-			return (int)i;
-	return -1;
+	return session_id ? (int)ac->slot_by_id[session_id] - 1 : -1;
 }
 
 static struct disc_ac_session *find_session(struct disc_ac *ac, uint16_t session_id)
@@ -381,12 +376,12 @@ static struct disc_ac_session *find_session(struct disc_ac *ac, uint16_t session
 /* A PADR retry (same MAC and Host-Uniq) of a session that already got its PADS. */
 static struct disc_ac_session *find_retry(struct disc_ac *ac, const struct pppoe_disc_frame *f)
 {
-	unsigned int i;
+	uint16_t n;
 
-	for (i = 0; i < DISC_AC_MAX_SESSIONS; i++) {
-		struct disc_ac_session *s = &ac->sessions[i];
+	for (n = ac->slot_by_mac[rate_hash(ac, f->src)]; n; n = ac->sessions[n - 1].mac_next) {
+		struct disc_ac_session *s = &ac->sessions[n - 1];
 
-		if (s->session_id && !memcmp(s->peer_mac, f->src, PXP_ETH_ALEN) &&
+		if (!memcmp(s->peer_mac, f->src, PXP_ETH_ALEN) &&
 		    s->has_host_uniq == f->host_uniq.present &&
 		    s->host_uniq_len == f->host_uniq.len &&
 		    (!s->host_uniq_len ||
@@ -437,7 +432,7 @@ static int handle_padr(struct disc_ac *ac, uint64_t now_ms, const struct pppoe_d
 {
 	struct disc_ac_event ev = { .type = DISC_AC_EV_SESSION_NEW };
 	struct disc_ac_session *s;
-	unsigned int i;
+	unsigned int i, h;
 	uint16_t mp;
 
 	if (memcmp(f->dst, ac->local_mac, PXP_ETH_ALEN))
@@ -468,8 +463,10 @@ static int handle_padr(struct disc_ac *ac, uint64_t now_ms, const struct pppoe_d
 		send_pads(ac, f, 0, 0, PPPOE_TAG_AC_SYSTEM_ERROR, "no free session");
 		return PPPOE_DROP_NO_SESSION_SLOT;
 	}
-	for (i = 0; i < DISC_AC_MAX_SESSIONS && ac->sessions[i].session_id; i++)
+	/* Round robin from the last slot taken: a free one is found in O(1) on average. */
+	for (i = ac->next_free; ac->sessions[i].session_id; i = (i + 1) % DISC_AC_MAX_SESSIONS)
 		;
+	ac->next_free = (i + 1) % DISC_AC_MAX_SESSIONS;
 	s = &ac->sessions[i];
 	memset(s, 0, sizeof(*s));
 	s->session_id = allocate_session_id(ac);
@@ -481,6 +478,10 @@ static int handle_padr(struct disc_ac *ac, uint64_t now_ms, const struct pppoe_d
 	if (s->host_uniq_len)
 		memcpy(s->host_uniq, f->host_uniq.data, s->host_uniq_len);
 	pppoe_tag_to_string(&f->service_name, s->service_name, sizeof(s->service_name));
+	ac->slot_by_id[s->session_id] = (uint16_t)(i + 1);
+	h = rate_hash(ac, s->peer_mac);
+	s->mac_next = ac->slot_by_mac[h];
+	ac->slot_by_mac[h] = (uint16_t)(i + 1);
 	ac->session_count++;
 
 	send_pads(ac, f, s->session_id, mp, 0, NULL);
@@ -494,6 +495,13 @@ static int handle_padr(struct disc_ac *ac, uint64_t now_ms, const struct pppoe_d
 
 static void release(struct disc_ac *ac, struct disc_ac_session *s)
 {
+	uint16_t n = (uint16_t)(s - ac->sessions + 1);
+	uint16_t *link = &ac->slot_by_mac[rate_hash(ac, s->peer_mac)];
+
+	while (*link != n)
+		link = &ac->sessions[*link - 1].mac_next;
+	*link = s->mac_next;
+	ac->slot_by_id[s->session_id] = 0;
 	memset(s, 0, sizeof(*s));
 	ac->session_count--;
 }

@@ -1116,6 +1116,51 @@ TEST(session_ids_unique_and_bounded)
 	CHECK_EQ(ac.session_count, 40);
 }
 
+/* A full AC of sessions from few MACs (shared chains), ended in a scattered order: each
+ * PADR retry still finds its own session, PADTs find theirs, and freed slots are reused. */
+TEST(full_ac_lookups_by_id_and_mac)
+{
+	struct disc_ac_config acfg = ac_cfg();
+	uint16_t ids[DISC_AC_MAX_SESSIONS];
+	uint8_t mac[6];
+	char hu[16];
+	unsigned int i, round;
+
+	acfg.per_mac_rate = acfg.global_rate = DISC_AC_RATE_UNLIMITED;
+	CHECK_EQ(setup_ac(&ac, &ap, &acfg, 39), 0);
+	memcpy(mac, client_mac, 6);
+	for (round = 0; round < 3; round++) {
+		for (i = 0; i < DISC_AC_MAX_SESSIONS; i++) {
+			if (round && i % 7 != round)
+				continue; /* after round 0, only the ones ended are new */
+			mac[5] = (uint8_t)(i % 4);
+			snprintf(hu, sizeof(hu), "hu%u", i);
+			CHECK_EQ(padr_from(mac, 0, hu), 0);
+			ids[i] = ap.last_ac_ev.session_id;
+		}
+		CHECK_EQ(ac.session_count, DISC_AC_MAX_SESSIONS);
+		/* Retries: the same session id back, no new session. */
+		for (i = round; i < DISC_AC_MAX_SESSIONS; i += 97) {
+			struct pppoe_disc_frame f;
+
+			mac[5] = (uint8_t)(i % 4);
+			snprintf(hu, sizeof(hu), "hu%u", i);
+			CHECK_EQ(padr_from(mac, 0, hu), 0);
+			CHECK_EQ(parse_last(&ap, &f), 0);
+			CHECK_EQ(f.session_id, ids[i]);
+		}
+		CHECK_EQ(ac.session_count, DISC_AC_MAX_SESSIONS);
+		/* Every seventh (a different set each round) ends. */
+		for (i = 0; i < DISC_AC_MAX_SESSIONS; i++) {
+			if (i % 7 != round + 1)
+				continue;
+			CHECK(disc_ac_find(&ac, ids[i]) != NULL);
+			CHECK_EQ(disc_ac_release(&ac, ids[i]), 0);
+			CHECK(disc_ac_find(&ac, ids[i]) == NULL);
+		}
+	}
+}
+
 TEST(random_session_ids_spread)
 {
 	struct disc_ac_config acfg = ac_cfg();
@@ -1658,6 +1703,7 @@ int main(void)
 	RUN(cookie_binds_mac_and_time);
 	RUN(cookie_secret_differs_per_ac);
 	RUN(session_ids_unique_and_bounded);
+	RUN(full_ac_lookups_by_id_and_mac);
 	RUN(random_session_ids_spread);
 	RUN(max_sessions_seen_by_client);
 	RUN(service_name_negotiation);
