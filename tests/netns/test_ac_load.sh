@@ -9,11 +9,11 @@
 #         discovery, LCP, PAP, IPCP)
 #
 # tests/tools/ac_load runs the client side of every session with the pure cores of pppoe/.
-# Cases: up_down (AC_LOAD_SESSIONS sessions, default 50, at AC_LOAD_RATE a second, default
-# 100: every one reaches IPCP, the AC lists them all with a netdev each; then a PADT for each
+# Cases: up_down (AC_LOAD_SESSIONS sessions, default 100, at AC_LOAD_RATE a second, default
+# 200: every one reaches IPCP, the AC lists them all with a netdev each; then a PADT for each
 # at the same rate: within 10 s none is listed and no pxs netdev is left; no control frame
-# was lost in a socket buffer); rate_limit (--padi-rate 20: discovery frames are refused and
-# counted, every session still comes up through its retries). Prints the set-up and teardown
+# was lost in a socket buffer); rate_limit (30 sessions, --padi-rate 20: discovery frames are
+# refused and counted, every session still comes up through its retries). Prints the set-up and teardown
 # times. Name cases as arguments to run only those: test_ac_load.sh up_down
 PXP_NS_PREFIX=pxl$$-
 . "$(dirname "$0")/lib.sh"
@@ -24,8 +24,8 @@ NS_AC=${PXP_NS_PREFIX}ac
 NS_LD=${PXP_NS_PREFIX}load
 RUN_S=$PXP_TMP/run-server
 SECRETS=$PXP_TMP/secrets
-N=${AC_LOAD_SESSIONS:-50}
-RATE=${AC_LOAD_RATE:-100}
+N=${AC_LOAD_SESSIONS:-100}
+RATE=${AC_LOAD_RATE:-200}
 
 server() { in_ns "$NS_AC" env PPPOE_XP_RUN_DIR="$RUN_S" "$B" "$@"; }
 # status_get KEY: a top-level field of the AC's text status.
@@ -97,7 +97,7 @@ test_up_down() {
 }
 
 test_rate_limit() {
-	local limited
+	local limited N=30 # 60 frames against a burst of 40 and 20 a second: some refused
 	reset
 	start_server --padi-rate 20 || return 1
 	load_up || return 1

@@ -142,7 +142,9 @@ static void disc_event(void *ctx, const struct disc_client_event *ev)
 
 static int start_session(struct load_session *s)
 {
-	struct disc_client_config cfg = { .padi_attempts = 5, .initial_timeout_ms = 1000 };
+	struct disc_client_config cfg = { .padi_attempts = 5,
+					  .padr_attempts = 5,
+					  .initial_timeout_ms = 1000 };
 	struct disc_client_ops ops = {
 		.io = { .ctx = s, .send = disc_send, .random = pxp_random_fill },
 		.event = disc_event,
