@@ -32,6 +32,15 @@ int pxp_netlink_del_link_local(struct pxp_netlink *nl, int ifindex, const uint8_
 int pxp_netlink_add_default_route(struct pxp_netlink *nl, int ifindex);
 int pxp_netlink_del_default_route(struct pxp_netlink *nl, int ifindex);
 
+/*
+ * An IPv6 route to prefix/len through the session netdev, via the link-local gateway gw
+ * (NULL: on the link). Existing (add) or missing (delete) = 0.
+ */
+int pxp_netlink_add_route6(struct pxp_netlink *nl, int ifindex, const uint8_t prefix[16],
+			   unsigned int len, const uint8_t *gw);
+int pxp_netlink_del_route6(struct pxp_netlink *nl, int ifindex, const uint8_t prefix[16],
+			   unsigned int len, const uint8_t *gw);
+
 /* Translate a negative libnl error code into -errno. */
 int nl_to_errno(int nlerr);
 

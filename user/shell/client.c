@@ -259,8 +259,13 @@ static void ipv4_down(struct client *c)
 
 static void ipv6_up(struct client *c)
 {
-	int err = shell_session_add_link_local(&c->sess);
+	int err;
 
+	/* Before the link-local address: with it the kernel sends its Router Solicitation. */
+	err = pxp_dp_session_accept_ra(c->sh.dp, c->sess.session_id);
+	if (err)
+		pxp_warn("accepting router advertisements on %s: %s", c->o->ifname, strerror(-err));
+	err = shell_session_add_link_local(&c->sess);
 	if (err) {
 		pxp_warn("adding the IPv6 link-local address to %s: %s", c->o->ifname,
 			 strerror(-err));
