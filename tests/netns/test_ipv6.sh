@@ -75,8 +75,12 @@ pxp0_global() {
 	ip -n "$NS_ROUTER" -6 -br addr show dev pxp0 scope global | awk '{print $3}'
 }
 
+# The default route from the RA: via the AC's link-local address (IPv6CP's peer id).
 ra_default_route() {
-	ip -n "$NS_ROUTER" -6 route show default dev pxp0 | grep -q 'via fe80::.* proto ra'
+	local peer
+	peer=$(client status wan0 | awk -F': ' '$1 == "ipv6_peer" { print $2; exit }')
+	[ -n "$peer" ] && ip -n "$NS_ROUTER" -6 route show default dev pxp0 |
+		grep -q "via $peer proto ra"
 }
 
 have_slaac() { pxp0_global | grep -q '^2001:db8:1::*[0-9a-f:]*/64$'; }
@@ -98,10 +102,12 @@ ipv6_counter() { # NAME: a counter of the server's ipv6 status object
 		python3 -c 'import json, sys; print(json.load(sys.stdin)["ipv6"][sys.argv[1]])' "$1"
 }
 
+counter_above() { [ "$(ipv6_counter "$1")" -gt "$2" ]; }
+
 # A Router Solicitation from the router's link-local address is answered with an RA.
 test_rs() {
 	local rs ra
-	wait_for 20 have_slaac || session_up || return 1
+	have_slaac || session_up || return 1
 	wait_for 20 have_slaac || fail "no SLAAC address to start with" || return 1
 	rs=$(ipv6_counter rs_received)
 	ra=$(ipv6_counter ra_sent)
@@ -111,8 +117,8 @@ s = socket.socket(socket.AF_INET6, socket.SOCK_RAW, socket.IPPROTO_ICMPV6)
 s.setsockopt(socket.IPPROTO_IPV6, socket.IPV6_MULTICAST_HOPS, 255)
 s.sendto(bytes([133, 0, 0, 0, 0, 0, 0, 0]), ("ff02::2", 0, 0, socket.if_nametoindex("pxp0")))' ||
 		fail "could not send a Router Solicitation" || return 1
-	wait_for 10 sh -c "[ \$(PPPOE_XP_RUN_DIR=$RUN_S ip netns exec $NS_ISP $B status isp0 --json | python3 -c 'import json, sys; print(json.load(sys.stdin)[\"ipv6\"][\"ra_sent\"])') -gt $ra ]" ||
-		fail "no RA in answer (ra_sent stays $ra)" || return 1
+	wait_for 10 counter_above ra_sent "$ra" || fail "no RA in answer (ra_sent stays $ra)" ||
+		return 1
 	[ "$(ipv6_counter rs_received)" -gt "$rs" ] || fail "the AC counted no Router Solicitation"
 }
 
