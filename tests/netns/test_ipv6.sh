@@ -28,7 +28,6 @@ V6_POOL=2001:db8:1::/48
 PD_POOL=2001:db8:100::/40,56
 NET6=2001:db8:2::2
 MODE=
-DHCPCD_PID=
 
 client() { in_ns "$NS_ROUTER" env PPPOE_XP_RUN_DIR="$RUN_C" "$B" "$@"; }
 server() { in_ns "$NS_ISP" env PPPOE_XP_RUN_DIR="$RUN_S" "$B" "$@"; }
@@ -39,16 +38,8 @@ server_session() {
 		'import json, sys; s = json.load(sys.stdin)["sessions"]; print(s[0].get(sys.argv[1]) if s else "")' "$1"
 }
 
-stop_dhcpcd() { # [SIGNAL]: TERM exits keeping the lease, ALRM releases it first
-	[ -n "$DHCPCD_PID" ] || return 0
-	kill "-${1:-TERM}" "$DHCPCD_PID" 2>/dev/null
-	wait_for 10 pid_is_gone "$DHCPCD_PID" || kill9_and_wait "$DHCPCD_PID"
-	wait "$DHCPCD_PID" 2>/dev/null
-	DHCPCD_PID=
-}
-
 reset() {
-	stop_dhcpcd
+	dhcpcd_stop
 	client down wan0 >/dev/null 2>&1
 	server down isp0 >/dev/null 2>&1
 	for ns in "$NS_ROUTER" "$NS_ISP"; do
@@ -122,29 +113,7 @@ s.sendto(bytes([133, 0, 0, 0, 0, 0, 0, 0]), ("ff02::2", 0, 0, socket.if_nametoin
 	[ "$(ipv6_counter rs_received)" -gt "$rs" ] || fail "the AC counted no Router Solicitation"
 }
 
-# dhcpcd in the router namespace: DHCPv6 only, asking for a prefix on pxp0 and putting a /64
-# of it on lan1. Its files go to a temp dir bound over its own directories (in the mount
-# namespace of ip netns exec), its hook script does nothing: the host is not touched. The
-# kernel keeps handling the RAs (noipv6rs).
-start_dhcpcd() {
-	local d=$PXP_TMP/dhcpcd
-	mkdir -p "$d/lib" "$d/run"
-	cat >"$d/dhcpcd.conf" <<-EOC
-		ipv6only
-		noipv6rs
-		script /bin/true
-		allowinterfaces pxp0 lan1
-		interface lan1
-		  nodhcp6
-		interface pxp0
-		  ia_pd 1 lan1/0/64/1
-	EOC
-	ip netns exec "$NS_ROUTER" sh -c '
-		mount --bind "$1/lib" /var/lib/dhcpcd && mkdir -p /run/dhcpcd &&
-		mount -t tmpfs tmpfs /run/dhcpcd && exec dhcpcd -6 -B -d -f "$1/dhcpcd.conf" pxp0 lan1' \
-		_ "$d" >"$d/log" 2>&1 &
-	DHCPCD_PID=$!
-}
+start_dhcpcd() { dhcpcd_pd_start "$NS_ROUTER" pxp0 lan1 "$PXP_TMP/dhcpcd"; }
 
 lan1_pd() {
 	ip -n "$NS_ROUTER" -6 -br addr show dev lan1 scope global | awk '{print $3}' |
@@ -176,7 +145,7 @@ pd_route_gone() { [ -z "$(ip -n "$NS_ISP" -6 route show 2001:db8:100::/56)" ]; }
 # SIGALRM makes dhcpcd send a Release and exit: the AC takes the route away, the session stays.
 test_release() {
 	{ [ -n "$DHCPCD_PID" ] && lan1_pd >/dev/null; } || test_pd || return 1
-	stop_dhcpcd ALRM
+	dhcpcd_stop ALRM
 	wait_for 10 pd_route_gone ||
 		fail "the AC still routes the prefix: $(ip -n "$NS_ISP" -6 route show 2001:db8:100::/56)" ||
 		return 1
@@ -188,7 +157,7 @@ test_release() {
 # The session's end releases the prefix and removes the route.
 test_down() {
 	{ lan1_pd >/dev/null && ! pd_route_gone; } || test_pd || return 1
-	stop_dhcpcd # SIGTERM: dhcpcd exits without a Release
+	dhcpcd_stop # SIGTERM: dhcpcd exits without a Release
 	ip -n "$NS_ISP" -6 route show 2001:db8:100::/56 | grep -q . ||
 		fail "dhcpcd released the prefix on SIGTERM; nothing left to test" || return 1
 	client down wan0 >/dev/null 2>&1
