@@ -116,7 +116,7 @@ s.sendto(bytes([133, 0, 0, 0, 0, 0, 0, 0]), ("ff02::2", 0, 0, socket.if_nametoin
 start_dhcpcd() { dhcpcd_pd_start "$NS_ROUTER" pxp0 lan1 "$PXP_TMP/dhcpcd"; }
 
 lan1_pd() {
-	ip -n "$NS_ROUTER" -6 -br addr show dev lan1 scope global | awk '{print $3}' |
+	ip -n "$NS_ROUTER" -6 -br addr show dev lan1 scope global -tentative | awk '{print $3}' |
 		grep '^2001:db8:100:'
 }
 
