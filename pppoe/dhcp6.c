@@ -53,6 +53,31 @@ static int parse_ia(const uint8_t *v, size_t len, bool *seen, uint32_t *iaid,
 	return 0;
 }
 
+/* The IA Prefix options of an IA_PD (whose options fit): well formed, the first one kept. */
+static int parse_pd_prefixes(const uint8_t *v, size_t len, struct dhcp6_msg *m,
+			     enum dhcp6_drop_reason *reason)
+{
+	const uint8_t *p = v + IA_FIXED;
+	size_t left = len - IA_FIXED;
+
+	while (left) {
+		uint16_t code = get_be16(p), olen = get_be16(p + 2);
+
+		if (code == DHCP6_OPT_IAPREFIX) {
+			/* preferred, valid, length, prefix: 25 bytes */
+			if (olen < 25 || p[OPT_HDR + 8] > 128)
+				return drop(reason, DHCP6_DROP_BAD_FIELD);
+			if (!m->pd_hint_len && p[OPT_HDR + 8]) {
+				m->pd_hint_len = p[OPT_HDR + 8];
+				memcpy(m->pd_hint, p + OPT_HDR + 9, 16);
+			}
+		}
+		p += OPT_HDR + olen;
+		left -= OPT_HDR + (size_t)olen;
+	}
+	return 0;
+}
+
 static int parse_duid(const uint8_t *v, size_t len, const uint8_t **at, uint16_t *at_len,
 		      enum dhcp6_drop_reason *reason)
 {
@@ -96,6 +121,7 @@ int dhcp6_parse(const uint8_t *buf, size_t len, struct dhcp6_msg *m, enum dhcp6_
 			break;
 		case DHCP6_OPT_IA_PD:
 			err = parse_ia(v, olen, &m->has_ia_pd, &m->ia_pd_iaid, reason);
+			err = err ?: parse_pd_prefixes(v, olen, m, reason);
 			break;
 		case DHCP6_OPT_RAPID_COMMIT:
 			if (olen)
@@ -212,12 +238,31 @@ static void put_ia_na(struct out *o, uint32_t iaid)
 	end_opt(o, at);
 }
 
-static void put_ia_pd(struct out *o, const struct dhcp6_server_config *cfg,
-		      const struct dhcp6_binding *b, uint32_t iaid)
+static void put_iaprefix(struct out *o, uint32_t preferred, uint32_t valid, uint8_t len,
+			 const uint8_t prefix[16])
 {
-	size_t at = begin_opt(o, DHCP6_OPT_IA_PD), pfx;
+	size_t at = begin_opt(o, DHCP6_OPT_IAPREFIX);
 
-	put_u32(o, iaid);
+	put_u32(o, preferred);
+	put_u32(o, valid);
+	put_bytes(o, &len, 1);
+	put_bytes(o, prefix, 16);
+	end_opt(o, at);
+}
+
+/* The client's prefix is not the link's: it must stop using it (lifetimes 0). */
+static bool foreign_hint(const struct dhcp6_msg *m, const struct dhcp6_binding *b)
+{
+	return m->type != DHCP6_SOLICIT && m->pd_hint_len &&
+	       (m->pd_hint_len != b->prefix_len || memcmp(m->pd_hint, b->prefix, 16));
+}
+
+static void put_ia_pd(struct out *o, const struct dhcp6_server_config *cfg,
+		      const struct dhcp6_binding *b, const struct dhcp6_msg *m)
+{
+	size_t at = begin_opt(o, DHCP6_OPT_IA_PD);
+
+	put_u32(o, m->ia_pd_iaid);
 	if (!b->prefix_len) {
 		put_u32(o, 0);
 		put_u32(o, 0);
@@ -228,12 +273,9 @@ static void put_ia_pd(struct out *o, const struct dhcp6_server_config *cfg,
 	/* RFC 8415 21.21: T1 0.5 and T2 0.8 of the preferred lifetime. */
 	put_u32(o, cfg->preferred_s / 2);
 	put_u32(o, (uint32_t)((uint64_t)cfg->preferred_s * 4 / 5));
-	pfx = begin_opt(o, DHCP6_OPT_IAPREFIX);
-	put_u32(o, cfg->preferred_s);
-	put_u32(o, cfg->valid_s);
-	put_bytes(o, &b->prefix_len, 1);
-	put_bytes(o, b->prefix, 16);
-	end_opt(o, pfx);
+	if (foreign_hint(m, b))
+		put_iaprefix(o, 0, 0, m->pd_hint_len, m->pd_hint);
+	put_iaprefix(o, cfg->preferred_s, cfg->valid_s, b->prefix_len, b->prefix);
 	end_opt(o, at);
 }
 
@@ -264,6 +306,9 @@ int dhcp6_answer(const struct dhcp6_server_config *cfg, const struct dhcp6_bindi
 	bool ours = m->server_id_len == cfg->duid_len &&
 		    !memcmp(m->server_id, cfg->duid, cfg->duid_len);
 	bool advertise = m->type == DHCP6_SOLICIT && !m->rapid_commit;
+	/* A Solicit none of whose IAs would get anything (RFC 8415 18.3.9). */
+	bool nothing = m->type == DHCP6_SOLICIT && (m->has_ia_na || m->has_ia_pd) &&
+		       !(m->has_ia_pd && b->prefix_len);
 	uint8_t *hdr;
 
 	*outcome = DHCP6_NO_CHANGE;
@@ -280,6 +325,8 @@ int dhcp6_answer(const struct dhcp6_server_config *cfg, const struct dhcp6_bindi
 		*reason = DHCP6_DROP_SERVER_ID;
 		return 0;
 	}
+	if (nothing)
+		advertise = true; /* nothing to commit: no Rapid Commit Reply */
 	hdr = reserve(&o, HDR_LEN);
 	if (hdr) {
 		hdr[0] = advertise ? DHCP6_ADVERTISE : DHCP6_REPLY;
@@ -290,9 +337,14 @@ int dhcp6_answer(const struct dhcp6_server_config *cfg, const struct dhcp6_bindi
 	put_opt(&o, DHCP6_OPT_SERVERID, cfg->duid, cfg->duid_len);
 	if (m->client_id_len)
 		put_opt(&o, DHCP6_OPT_CLIENTID, m->client_id, m->client_id_len);
-	if (m->type == DHCP6_SOLICIT && m->rapid_commit)
+	if (!advertise && m->type == DHCP6_SOLICIT)
 		put_opt(&o, DHCP6_OPT_RAPID_COMMIT, NULL, 0);
-	if (m->type == DHCP6_RELEASE) {
+	if (nothing) {
+		put_status(&o,
+			   m->has_ia_pd ? DHCP6_STATUS_NO_PREFIX_AVAIL
+					: DHCP6_STATUS_NO_ADDRS_AVAIL,
+			   m->has_ia_pd ? "prefix pool exhausted" : "addresses by SLAAC");
+	} else if (m->type == DHCP6_RELEASE) {
 		put_status(&o, DHCP6_STATUS_SUCCESS, "released");
 		if (m->has_ia_pd)
 			*outcome = DHCP6_RELEASED;
@@ -300,7 +352,7 @@ int dhcp6_answer(const struct dhcp6_server_config *cfg, const struct dhcp6_bindi
 		if (m->has_ia_na)
 			put_ia_na(&o, m->ia_na_iaid);
 		if (m->has_ia_pd) {
-			put_ia_pd(&o, cfg, b, m->ia_pd_iaid);
+			put_ia_pd(&o, cfg, b, m);
 			if (!advertise && b->prefix_len)
 				*outcome = DHCP6_BOUND;
 		}

@@ -60,7 +60,8 @@ enum dhcp6_drop_reason {
 	DHCP6_DROP_SHORT,	 /* shorter than the 4-byte header */
 	DHCP6_DROP_OPTION,	 /* an option's length runs past its container */
 	DHCP6_DROP_DUPLICATE,	 /* a second Client ID, Server ID, IA_NA or IA_PD */
-	DHCP6_DROP_BAD_FIELD,	 /* a DUID of 0 or > 128 bytes, an IA shorter than 12 */
+	DHCP6_DROP_BAD_FIELD,	 /* a DUID of 0 or > 128 bytes, an IA shorter than 12, an
+				    IA Prefix shorter than 25 or longer than /128 */
 	DHCP6_DROP_NO_CLIENT_ID, /* a message that needs one has none */
 	DHCP6_DROP_SERVER_ID,	 /* Server ID missing where required, present where not, or
 				    not ours */
@@ -77,7 +78,10 @@ struct dhcp6_msg {
 	bool rapid_commit;
 	bool has_ia_na, has_ia_pd;
 	uint32_t ia_na_iaid, ia_pd_iaid;
-	bool wants_dns; /* ORO lists option 23 */
+	/* The first IA Prefix inside the IA_PD: the prefix the client holds or would like. */
+	uint8_t pd_hint[16];
+	uint8_t pd_hint_len; /* 0 = none */
+	bool wants_dns;	     /* ORO lists option 23 */
 };
 
 /* Returns 0, or -EBADMSG with *reason set. */
@@ -110,7 +114,10 @@ uint16_t dhcp6_duid_ll(uint8_t duid[DHCP6_DUID_MAX], const uint8_t mac[6]);
 /*
  * The server's answer to m for a link holding binding b: its length in out, 0 for no
  * answer (with *reason why), or -EMSGSIZE. *outcome says what the answer does to the
- * binding. Checks the Server ID against cfg's.
+ * binding. Checks the Server ID against cfg's. A Solicit that would get nothing (the pool
+ * exhausted, or only IA_NA asked for) is advertised with a top-level status only (RFC 8415
+ * 18.3.9); a Request, Renew or Rebind for a prefix other than the link's gets that prefix
+ * back with lifetimes 0 besides the link's (18.3.4).
  */
 int dhcp6_answer(const struct dhcp6_server_config *cfg, const struct dhcp6_binding *b,
 		 const struct dhcp6_msg *m, uint8_t *out, size_t cap, enum dhcp6_outcome *outcome,

@@ -208,22 +208,90 @@ TEST(ia_na_and_empty_pool)
 	size_t n;
 	int k;
 
+	/* IA_NA besides IA_PD: NoAddrsAvail inside the IA_NA, the prefix committed. */
 	config(&cfg, &b);
-	b.prefix_len = 0;
 	n = client_msg(in, DHCP6_SOLICIT, NULL, 0, true);
 	n = opt(in, n, DHCP6_OPT_IA_NA, ia, sizeof(ia));
 	CHECK_EQ(dhcp6_parse(in, n, &m, &reason), 0);
 	CHECK(m.has_ia_na && m.ia_na_iaid == 9);
 	k = dhcp6_answer(&cfg, &b, &m, out, sizeof(out), &outcome, &reason);
-	CHECK(k > 0);
-	CHECK_EQ(outcome, DHCP6_NO_CHANGE);
+	CHECK(k > 0 && out[0] == DHCP6_REPLY && outcome == DHCP6_BOUND);
 	v = find(out, (size_t)k, DHCP6_OPT_IA_NA, &l);
 	CHECK(v && l == 12 + 4 + 2 + strlen("addresses by SLAAC"));
 	CHECK_EQ(get_be16(v + 12), DHCP6_OPT_STATUS_CODE);
 	CHECK_EQ(get_be16(v + 16), DHCP6_STATUS_NO_ADDRS_AVAIL);
+	CHECK(find(out, (size_t)k, DHCP6_OPT_IA_PD, &l));
+
+	/* The pool exhausted: a Solicit, even with Rapid Commit, is advertised a top-level
+	 * NoPrefixAvail and no IA (RFC 8415 18.3.9). */
+	b.prefix_len = 0;
+	k = dhcp6_answer(&cfg, &b, &m, out, sizeof(out), &outcome, &reason);
+	CHECK(k > 0 && out[0] == DHCP6_ADVERTISE && outcome == DHCP6_NO_CHANGE);
+	CHECK(!find(out, (size_t)k, DHCP6_OPT_RAPID_COMMIT, &l));
+	CHECK(!find(out, (size_t)k, DHCP6_OPT_IA_PD, &l) &&
+	      !find(out, (size_t)k, DHCP6_OPT_IA_NA, &l));
+	v = find(out, (size_t)k, DHCP6_OPT_STATUS_CODE, &l);
+	CHECK(v && get_be16(v) == DHCP6_STATUS_NO_PREFIX_AVAIL);
+
+	/* A Request then gets the IA_PD with NoPrefixAvail inside. */
+	n = client_msg(in, DHCP6_REQUEST, cfg.duid, cfg.duid_len, false);
+	CHECK_EQ(dhcp6_parse(in, n, &m, &reason), 0);
+	k = dhcp6_answer(&cfg, &b, &m, out, sizeof(out), &outcome, &reason);
+	CHECK(k > 0 && out[0] == DHCP6_REPLY && outcome == DHCP6_NO_CHANGE);
 	v = find(out, (size_t)k, DHCP6_OPT_IA_PD, &l);
 	CHECK(v && get_be16(v + 12) == DHCP6_OPT_STATUS_CODE);
 	CHECK_EQ(get_be16(v + 16), DHCP6_STATUS_NO_PREFIX_AVAIL);
+}
+
+/* A Rebind for a prefix of an earlier life: that one with lifetimes 0, then the link's. */
+TEST(rebind_foreign_prefix)
+{
+	struct dhcp6_server_config cfg;
+	struct dhcp6_binding b;
+	struct dhcp6_msg m;
+	enum dhcp6_drop_reason reason;
+	enum dhcp6_outcome outcome;
+	uint8_t ia[12 + 29] = { 0, 0, 0, 7 }, in[256], out[512];
+	const uint8_t *v;
+	uint16_t l;
+	size_t n;
+	int k;
+
+	config(&cfg, &b);
+	put_be16(ia + 12, DHCP6_OPT_IAPREFIX);
+	put_be16(ia + 14, 25);
+	ia[12 + 4 + 8] = 56;
+	memcpy(ia + 12 + 4 + 9, b.prefix, 16);
+	ia[12 + 4 + 9 + 6] = 0x42; /* 2001:db8:100:4200::/56 */
+	in[0] = DHCP6_REBIND, in[1] = in[2] = in[3] = 1;
+	n = opt(in, 4, DHCP6_OPT_CLIENTID, client_duid, sizeof(client_duid));
+	n = opt(in, n, DHCP6_OPT_IA_PD, ia, sizeof(ia));
+	CHECK_EQ(dhcp6_parse(in, n, &m, &reason), 0);
+	CHECK(m.pd_hint_len == 56 && m.pd_hint[6] == 0x42);
+	k = dhcp6_answer(&cfg, &b, &m, out, sizeof(out), &outcome, &reason);
+	CHECK(k > 0 && outcome == DHCP6_BOUND);
+	v = find(out, (size_t)k, DHCP6_OPT_IA_PD, &l);
+	CHECK(v && l == 12 + 2 * 29);
+	CHECK(get_be32(v + 12 + 4) == 0 && get_be32(v + 12 + 8) == 0 && v[12 + 4 + 9 + 6] == 0x42);
+	CHECK(get_be32(v + 41 + 4) == 3600 && !memcmp(v + 41 + 4 + 9, b.prefix, 16));
+	/* The link's own prefix is answered once. */
+	memcpy(ia + 12 + 4 + 9, b.prefix, 16);
+	n = opt(in, 4, DHCP6_OPT_CLIENTID, client_duid, sizeof(client_duid));
+	n = opt(in, n, DHCP6_OPT_IA_PD, ia, sizeof(ia));
+	CHECK_EQ(dhcp6_parse(in, n, &m, &reason), 0);
+	k = dhcp6_answer(&cfg, &b, &m, out, sizeof(out), &outcome, &reason);
+	v = find(out, (size_t)k, DHCP6_OPT_IA_PD, &l);
+	CHECK(v && l == 12 + 29);
+	/* An IA Prefix cut short, or longer than /128. */
+	put_be16(ia + 14, 24);
+	n = opt(in, 4, DHCP6_OPT_IA_PD, ia, 12 + 28);
+	CHECK_EQ(dhcp6_parse(in, n, &m, &reason), -EBADMSG);
+	CHECK_EQ(reason, DHCP6_DROP_BAD_FIELD);
+	put_be16(ia + 14, 25);
+	ia[12 + 4 + 8] = 129;
+	n = opt(in, 4, DHCP6_OPT_IA_PD, ia, sizeof(ia));
+	CHECK_EQ(dhcp6_parse(in, n, &m, &reason), -EBADMSG);
+	CHECK_EQ(reason, DHCP6_DROP_BAD_FIELD);
 }
 
 TEST(information_request)
@@ -400,6 +468,7 @@ int main(void)
 	RUN(rapid_commit_binds);
 	RUN(request_renew_rebind_release);
 	RUN(ia_na_and_empty_pool);
+	RUN(rebind_foreign_prefix);
 	RUN(information_request);
 	RUN(not_answered);
 	RUN(malformed);
