@@ -13,10 +13,11 @@
 #                          (pppoe-xp up --ipv6)  2001:db8:1::/48 --pd-pool 2001:db8:100::/40,56)
 #
 # For each data path mode (xdp, afxdp): slaac (a global address from the advertised /64 and
-# a default route via the AC's link-local), rs (the AC answers a Router Solicitation),
-# pd (dhcpcd gets a /56, the AC routes it to the session, lan pings net), release (dhcpcd's
-# Release removes the AC's route), down (the session's end releases the prefix and its
-# route). Name cases as arguments to run only those: test_ipv6.sh slaac_xdp pd_afxdp
+# a default route via the AC's link-local), rs (the AC answers a Router Solicitation with
+# an RA carrying the /64, the MTU and RDNSS), pd (dhcpcd gets a /56, the AC routes it to
+# the session, lan pings net), release (dhcpcd's Release removes the AC's route), down (the
+# session's end releases the prefix and its route). IPV6_MODES="xdp" picks the modes. Name
+# cases as arguments to run only those: test_ipv6.sh slaac_xdp pd_afxdp
 PXP_NS_PREFIX=${PXP_NS_PREFIX:-pv6$$-}
 . "$(dirname "$0")/lib.sh"
 
@@ -63,7 +64,7 @@ session_up() {
 }
 
 pxp0_global() {
-	ip -n "$NS_ROUTER" -6 -br addr show dev pxp0 scope global | awk '{print $3}'
+	ip -n "$NS_ROUTER" -6 -br addr show dev pxp0 scope global 2>/dev/null | awk '{print $3}'
 }
 
 # The default route from the RA: via the AC's link-local address (IPv6CP's peer id).
@@ -97,11 +98,15 @@ counter_above() { [ "$(ipv6_counter "$1")" -gt "$2" ]; }
 
 # A Router Solicitation from the router's link-local address is answered with an RA.
 test_rs() {
-	local rs ra
+	local rs ra dump want
 	have_slaac || session_up || return 1
 	wait_for 20 have_slaac || fail "no SLAAC address to start with" || return 1
 	rs=$(ipv6_counter rs_received)
 	ra=$(ipv6_counter ra_sent)
+	ip netns exec "$NS_ROUTER" timeout 15 tcpdump -lnv -i pxp0 -c 1 \
+		'icmp6 and ip6[40] == 134' >"$PXP_TMP/ra.txt" 2>/dev/null &
+	dump=$!
+	sleep 1
 	ip netns exec "$NS_ROUTER" python3 -c '
 import socket
 s = socket.socket(socket.AF_INET6, socket.SOCK_RAW, socket.IPPROTO_ICMPV6)
@@ -110,7 +115,17 @@ s.sendto(bytes([133, 0, 0, 0, 0, 0, 0, 0]), ("ff02::2", 0, 0, socket.if_nametoin
 		fail "could not send a Router Solicitation" || return 1
 	wait_for 10 counter_above ra_sent "$ra" || fail "no RA in answer (ra_sent stays $ra)" ||
 		return 1
-	[ "$(ipv6_counter rs_received)" -gt "$rs" ] || fail "the AC counted no Router Solicitation"
+	[ "$(ipv6_counter rs_received)" -gt "$rs" ] || fail "the AC counted no Router Solicitation" ||
+		return 1
+	wait $dump
+	# What the RA carries: hop limit 255 from the link-local address, the O flag (DHCPv6
+	# runs), the /64 with A and L, the session MTU, RDNSS.
+	for want in 'hlim 255' 'fe80::' 'Flags \[other stateful\]' \
+		'2001:db8:1::/64, Flags \[onlink, auto\]' 'mtu option.*1492' \
+		'rdnss option.*2001:db8:2::53'; do
+		tr '\n' ' ' <"$PXP_TMP/ra.txt" | grep -q "$want" ||
+			fail "the RA lacks '$want': $(cat "$PXP_TMP/ra.txt")" || return 1
+	done
 }
 
 start_dhcpcd() { dhcpcd_pd_start "$NS_ROUTER" pxp0 lan1 "$PXP_TMP/dhcpcd"; }
@@ -166,7 +181,7 @@ test_down() {
 }
 
 cases_named "$@"
-suite_needs ipv6 ip ping python3 dhcpcd
+suite_needs ipv6 ip ping python3 dhcpcd tcpdump
 topo_create pppoe || {
 	echo "FAIL ipv6/topology: could not build the topology"
 	exit 1
