@@ -162,6 +162,11 @@ $(O)/tests/fuzz/%: tests/fuzz/%.c $(FUZZ_LIB_SRCS) $(wildcard pppoe/*.h include/
 	@mkdir -p $(@D)
 	$(Q)$(CLANG) $(FUZZ_CFLAGS) $< $(FUZZ_LIB_SRCS) $(PKG_LIBS) -o $@
 
+# The configuration file's parser lives in the cli room but is pure: its fuzzer adds it.
+$(O)/tests/fuzz/fuzz_conffile: FUZZ_CFLAGS += -Iuser/cli
+$(O)/tests/fuzz/fuzz_conffile: FUZZ_LIB_SRCS += user/cli/conffile.c
+$(O)/tests/fuzz/fuzz_conffile: user/cli/conffile.c user/cli/conffile.h
+
 -include $(shell find $(O) -name '*.d' 2>/dev/null)
 -include $(wildcard */module.mk tests/*/module.mk)
 

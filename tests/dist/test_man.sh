@@ -77,8 +77,15 @@ test_docs() {
 			n=$((n + 1))
 		done
 	done
+	# The configuration file's words, from the table as the man page prints it.
+	for o in $("$B" --man-sections | sed -n '/^\.SH "CONFIGURATION FILE"/,/^\.SH "EXIT/p' |
+		awk 'prev == ".TP" { sub(/^\\fB/, ""); print substr($0, 1, index($0, "\\fR") - 1) }
+			{ prev = $0 }' | sed 's/\\-/-/g'); do
+		grep -qF -- "\`$o" docs/operation.md || missing+=" word $o"
+		n=$((n + 1))
+	done
 	[ -z "$missing" ] || { fail "docs/operation.md lacks:$missing"; return; }
-	pass "$n options"
+	pass "$n options and words"
 }
 
 [ -x "$B" ] || { echo "SKIP dist/man: $B not built"; exit 0; }

@@ -3,9 +3,12 @@
 #include <arpa/inet.h>
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "check.h"
+#include "conffile.h"
+#include "hooks.h"
 #include "config.h"
 #include "mac.h"
 #include "pxp_mtu.h"
@@ -111,6 +114,35 @@ TEST(mtu_range_edges)
 	CHECK(!pxp_mtu_fits(1493, PXP_MTU_MIN, 1500));
 	CHECK(pxp_mtu_fits(PXP_MTU_MIN_IP, PXP_MTU_MIN_IP, 1500));
 	CHECK(!pxp_mtu_fits(PXP_MTU_MIN_IP - 1, PXP_MTU_MIN_IP, 1500));
+}
+
+/* pppd's defaultroute family; --metric's range is the kernel's 32-bit priority. */
+TEST(route_options)
+{
+	char *all[] = { "up",
+			"eth0",
+			"--defaultroute",
+			"--replacedefaultroute",
+			"--ipv6",
+			"--defaultroute6",
+			"--metric",
+			"4294967295",
+			NULL };
+	char *none[] = { "up", "eth0", NULL };
+	char *over[] = { "up", "eth0", "--defaultroute", "--metric", "4294967296", NULL };
+	char *neg[] = { "up", "eth0", "--defaultroute", "--metric", "-1", NULL };
+	char *v6_alone[] = { "up", "eth0", "--defaultroute6", NULL };
+	struct client_settings o;
+
+	CHECK_EQ(config_parse_up(ARGC(all), all, &o), 0);
+	CHECK(o.defaultroute && o.replacedefaultroute && o.defaultroute6);
+	CHECK_EQ(o.metric, 4294967295LL);
+	CHECK_EQ(config_parse_up(ARGC(none), none, &o), 0);
+	CHECK(!o.defaultroute && !o.replacedefaultroute && !o.defaultroute6);
+	CHECK_EQ(o.metric, -1);
+	CHECK_EQ(config_parse_up(ARGC(over), over, &o), -EINVAL);
+	CHECK_EQ(config_parse_up(ARGC(neg), neg, &o), -EINVAL);
+	CHECK_EQ(config_parse_up(ARGC(v6_alone), v6_alone, &o), -EINVAL);
 }
 
 TEST(up_rejections)
@@ -369,6 +401,26 @@ TEST(keepalive_in_openwrt_order)
 	}
 }
 
+/* pppd's halves of --keepalive, each alone; pppd's "0 failures" is refused, not misread. */
+TEST(lcp_echo_options)
+{
+	char *both[] = {
+		"up", "eth0", "--lcp-echo-interval", "20", "--lcp-echo-failure", "4", NULL
+	};
+	char *off[] = { "up", "eth0", "--lcp-echo-interval", "0", NULL };
+	char *zero[] = { "up", "eth0", "--lcp-echo-failure", "0", NULL };
+	char *big[] = { "up", "eth0", "--lcp-echo-interval", "3601", NULL };
+	struct client_settings o;
+
+	CHECK_EQ(config_parse_up(ARGC(both), both, &o), 0);
+	CHECK_EQ(o.common.keepalive_interval_s, 20);
+	CHECK_EQ(o.common.keepalive_failures, 4);
+	CHECK_EQ(config_parse_up(ARGC(off), off, &o), 0);
+	CHECK_EQ(o.common.keepalive_interval_s, 0);
+	CHECK_EQ(config_parse_up(ARGC(zero), zero, &o), -EINVAL);
+	CHECK_EQ(config_parse_up(ARGC(big), big, &o), -EINVAL);
+}
+
 static const struct cli_options *const option_sets[] = {
 	&config_up_options,	&config_server_options, &config_down_options,
 	&config_status_options, &config_stats_options,	&config_discover_options,
@@ -450,10 +502,14 @@ int main(void)
 	pxp_log_set_level(PXP_LOG_ERROR);
 	if (!freopen("/dev/null", "w", stderr))
 		return 1;
+	/* No configuration file or secrets file of this machine's (test_conffile.c has those). */
+	setenv(PXP_CONFIG_DIR_ENV, "/nonexistent-pxp-unit", 1);
+	setenv(PXP_PPP_DIR_ENV, "/nonexistent-pxp-unit", 1);
 	RUN(keepalive_in_openwrt_order);
 	RUN(up_options_after_iface);
 	RUN(up_defaults);
 	RUN(mtu_range_edges);
+	RUN(route_options);
 	RUN(up_rejections);
 	RUN(server_pool_skips_local_and_ends);
 	RUN(server_rejections);
@@ -461,6 +517,7 @@ int main(void)
 	RUN(daemon_options_shared);
 	RUN(small_parsers);
 	RUN(stats_options);
+	RUN(lcp_echo_options);
 	RUN(option_tables_consistent);
 	RUN(mode_help_names_every_mode);
 	RUN(wants_help);

@@ -111,6 +111,13 @@ TEST(old_and_unreadable_records)
 	CHECK(found);
 	record_file("bad0", "pid 12x\n");
 	CHECK_EQ(stale_status("bad0", out, sizeof(out)), -EBADMSG);
+	/* A replaced route the clean-up could not put back as it was: not read. */
+	record_file("bad2", "replaced 1\nreplaced_family 10\n");
+	CHECK_EQ(stale_status("bad2", out, sizeof(out)), -EBADMSG);
+	record_file("bad3", "replaced_gateway 192.0.2\n");
+	CHECK_EQ(stale_status("bad3", out, sizeof(out)), -EBADMSG);
+	record_file("bad4", "route4 256\n");
+	CHECK_EQ(stale_status("bad4", out, sizeof(out)), -EBADMSG);
 	record_file("bad1", "session_id 65535\n");
 	CHECK_EQ(stale_status("bad1", out, sizeof(out)), -EBADMSG);
 	CHECK_EQ(instance_clean_stale("bad1", &found), 0);
@@ -130,6 +137,9 @@ int main(void)
 	RUN(dead_instance_is_stale_then_cleaned);
 	RUN(old_and_unreadable_records);
 	instance_record_remove("bad0");
+	instance_record_remove("bad2");
+	instance_record_remove("bad3");
+	instance_record_remove("bad4");
 	rmdir(dir);
 	return check_summary();
 }

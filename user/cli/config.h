@@ -28,6 +28,8 @@
 #define PXP_KEEPALIVE_INTERVAL_ALONE_S	 5
 #define PXP_DEFAULT_MAXFAIL		 10
 #define PXP_DEFAULT_HOLDOFF_S		 5
+/* --metric: the kernel keeps a route's priority in 32 bits. */
+#define PXP_ROUTE_METRIC_MAX		 4294967295
 #define PXP_DEFAULT_MAX_SESSIONS	 64
 #define PXP_DISCOVER_DEFAULT_TIMEOUT_MS	 3000
 /* The AC's router advertisements: seconds between unsolicited ones (RFC 4861's default). */

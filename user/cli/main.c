@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "client.h"
+#include "conffile.h"
 #include "config.h"
 #include "control.h"
 #include "daemon.h"
@@ -413,6 +414,35 @@ static int cmd_help(int argc, char **argv)
 	return PXP_EXIT_OK;
 }
 
+/* Each word of the configuration file and what it becomes (conffile.c's table). */
+static void print_man_config_words(void)
+{
+	printf(".SH \"CONFIGURATION FILE\"\n"
+	       "The words of /etc/pppoe-xp/IFACE.conf (see FILES), pppd's, and the option of\n"
+	       ".B up\n"
+	       "each stands for.\n");
+	for (const struct conffile_word *w = conffile_words; w->word; w++) {
+		printf(".TP\n\\fB");
+		cli_man_text(w->word, stdout);
+		printf("\\fR%s\n", w->arg ? " \\fIVALUE\\fR" : "");
+		if (!w->option) {
+			printf("not supported yet (an error)\n");
+		} else if (w->undoes) {
+			printf("takes back an earlier \\fB\\-\\-");
+			cli_man_text(w->undoes, stdout);
+			printf("\\fR\n");
+		} else if (!w->option[0]) {
+			printf("accepted, changes nothing: ");
+			cli_man_text(w->note, stdout);
+			printf("\n");
+		} else {
+			printf("\\fB\\-\\-");
+			cli_man_text(w->option, stdout);
+			printf("\\fR\n");
+		}
+	}
+}
+
 /* The sections of pppoe-xp(8) made from the tables, for the build to put into its prose. */
 static void print_man_sections(void)
 {
@@ -426,6 +456,7 @@ static void print_man_sections(void)
 		printf(".SS \"%s %s\"\n%s.\n", c->name, c->options->operands, c->help);
 		cli_print_man(c->options, stdout);
 	}
+	print_man_config_words();
 	printf(".SH \"EXIT STATUS\"\n"
 	       "They follow pppd's where one fits; docs/operation.md says more of each.\n");
 	for (code = 0; code <= MAX_EXIT_CODE; code++)

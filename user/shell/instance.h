@@ -3,10 +3,10 @@
  * The record a client daemon keeps of itself in RUN_DIR/IFACE.session (one per WAN port):
  * who it is (pid, process start time, network namespace), the session netdev name it
  * claims, and what it created (the data path's objects by ifindex and program id, the open
- * PPPoE session, the resolv file). With it one instance never harms another: a name that
- * another instance's record claims, or a netdev that no record names, is refused; and what
- * a dead instance left is removed exactly, where it still is what it created (by `up`
- * after a crash, and by `down` of a dead daemon).
+ * PPPoE session, the resolv file, its default routes and the one it replaced). With it one instance
+ * never harms another: a name that another instance's record claims, or a netdev that no record
+ * names, is refused; and what a dead instance left is removed exactly, where it still is what it
+ * created (by `up` after a crash, and by `down` of a dead daemon).
  *
  * Concurrency: the record of IFACE is written only by the daemon holding IFACE.ctl.
  */
@@ -20,6 +20,7 @@
 #include <stdio.h>
 
 #include "datapath.h"
+#include "netlink.h"
 #include "pppoe_wire.h"
 
 struct instance_record {
@@ -34,6 +35,11 @@ struct instance_record {
 	uint8_t local_mac[PXP_ETH_ALEN]; /* our WAN port's MAC */
 	uint16_t resolv_written;	 /* 1: our nameserver lines are in a resolv file */
 	char resolv_file[PATH_MAX];	 /* --resolv-file's shared file; "" = our own file */
+	/* Our default routes through the netdev (PXP_RTPROT), when in place: their metrics. */
+	uint8_t route4, route6;
+	uint32_t route4_metric, route6_metric;
+	uint8_t replaced;		 /* 1: --replacedefaultroute took replaced_route out */
+	struct pxp_route replaced_route; /* IPv4: what to put back */
 };
 
 /* This process as a record (pid, start time, network namespace), the rest empty. */
@@ -44,11 +50,11 @@ void instance_record_remove(const char *iface);
 
 /*
  * Removes what a dead instance on iface left: a PADT to the AC of its session, its session
- * netdev and WAN program where they are still the ones it created, its resolv file and its
- * record (its control socket is the caller's: a starting daemon has bound its own there).
- * *found tells whether there was a dead instance. An instance that is still exiting is
- * waited for. 0 or -errno: -EBUSY if it still runs, -EXDEV if it ran in another network
- * namespace (both logged).
+ * netdev and WAN program where they are still the ones it created, its resolv file, its
+ * default routes (it puts back the one it replaced) and its record (its control socket is the
+ * caller's: a starting daemon has bound its own there). *found tells whether there was a dead
+ * instance. An instance that is still exiting is waited for. 0 or -errno: -EBUSY if it still runs,
+ * -EXDEV if it ran in another network namespace (both logged).
  */
 int instance_clean_stale(const char *iface, bool *found);
 /*

@@ -56,7 +56,10 @@ struct client_settings {
 	bool persist;
 	unsigned int maxfail; /* 0 = retry for ever */
 	unsigned int holdoff_s;
-	bool defaultroute;
+	bool defaultroute;	  /* IPv4, unless a default route exists (pppd's rule) */
+	bool replacedefaultroute; /* with defaultroute: replace it, restore it at the end */
+	bool defaultroute6;	  /* IPv6 (::/0), unless a default route exists */
+	int64_t metric;		  /* of the default routes we add; -1 = none (pppd's default) */
 	bool usepeerdns;
 	char resolv_file[PATH_MAX]; /* a shared file: only our lines; "" = our own (resolv_file.h)
 				     */
