@@ -275,7 +275,9 @@ static void session_ipv6_up(struct srv_session *s, uint64_t now)
 		return;
 	}
 	ppp_get_status(&s->io.ppp, &st);
-	if (v6ac_session_up(&srv->v6, &s->v6, s->io.session_id, s->io.ifindex, st.peer_mru,
+	/* The RA's MTU: what we receive, within the one session MTU the data path checks. */
+	if (v6ac_session_up(&srv->v6, &s->v6, s->io.session_id, s->io.ifindex,
+			    st.local_mru < st.peer_mru ? st.local_mru : st.peer_mru,
 			    s->io.local_ifid, st.peer_ifid, v6_index_take(srv), now))
 		srv->setup_errors++;
 }
