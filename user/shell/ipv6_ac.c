@@ -29,6 +29,8 @@
 #define ND_HOP_LIMIT	   255
 
 static const uint8_t all_nodes[16] = { 0xff, 0x02, [15] = 0x01 };
+_Static_assert(RA_MAX_DNS == PXP_MAX_DNS && DHCP6_MAX_DNS == PXP_MAX_DNS,
+	       "--dns6 fills the RA's RDNSS and the DHCPv6 option alike");
 
 static bool dhcp_enabled(const struct server_settings *o)
 {
