@@ -85,6 +85,9 @@ test_slaac() {
 		return 1
 	[ "$(server_session ipv6_prefix)" = 2001:db8:1::/64 ] ||
 		fail "the AC reports prefix '$(server_session ipv6_prefix)'" || return 1
+	[ "$(client status wan0 | awk -F': ' '$1 == "ipv6_global" { print $2 }')" = "$(pxp0_global)" ] ||
+		fail "status ipv6_global is not pxp0's $(pxp0_global): $(client status wan0 | grep ipv6_global)" ||
+		return 1
 	in_ns "$NS_ROUTER" ping -6 -c 2 -W 2 -i 0.2 $NET6 >/dev/null ||
 		fail "the router cannot ping net from its SLAAC address"
 }

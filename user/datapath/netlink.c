@@ -425,3 +425,30 @@ int pxp_netlink_del_route6(struct pxp_netlink *nl, int ifindex, const uint8_t pr
 {
 	return route6(nl, false, ifindex, prefix, len, gw);
 }
+
+int pxp_netlink_global6(struct pxp_netlink *nl, int ifindex, uint8_t addr[16],
+			unsigned int *prefix_len)
+{
+	struct nl_cache *cache;
+	struct nl_object *obj;
+	int err;
+
+	err = nl_to_errno(rtnl_addr_alloc_cache(nl->sock, &cache));
+	if (err)
+		return err;
+	err = -ENOENT;
+	for (obj = nl_cache_get_first(cache); obj && err; obj = nl_cache_get_next(obj)) {
+		struct rtnl_addr *a = (struct rtnl_addr *)obj;
+		struct nl_addr *local = rtnl_addr_get_local(a);
+
+		if (rtnl_addr_get_ifindex(a) != ifindex || rtnl_addr_get_family(a) != AF_INET6 ||
+		    rtnl_addr_get_scope(a) != RT_SCOPE_UNIVERSE || !local ||
+		    nl_addr_get_len(local) != 16)
+			continue;
+		memcpy(addr, nl_addr_get_binary_addr(local), 16);
+		*prefix_len = (unsigned int)rtnl_addr_get_prefixlen(a);
+		err = 0;
+	}
+	nl_cache_free(cache);
+	return err;
+}

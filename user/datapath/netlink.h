@@ -77,6 +77,13 @@ int pxp_netlink_add_route6(struct pxp_netlink *nl, int ifindex, const uint8_t pr
 int pxp_netlink_del_route6(struct pxp_netlink *nl, int ifindex, const uint8_t prefix[16],
 			   unsigned int len, const uint8_t *gw);
 
+/*
+ * The first global IPv6 address on the netdev (on pxp0: SLAAC's, from the AC's router
+ * advertisement) with its prefix length: 0, or -ENOENT when it has none.
+ */
+int pxp_netlink_global6(struct pxp_netlink *nl, int ifindex, uint8_t addr[16],
+			unsigned int *prefix_len);
+
 /* Translate a negative libnl error code into -errno. */
 int nl_to_errno(int nlerr);
 

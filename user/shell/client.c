@@ -764,6 +764,23 @@ static const char *state_name(struct session_shell *sh)
 	return phase_names[c->phase];
 }
 
+/* "ipv6_global": the address SLAAC took from the AC's advertisement, or null. */
+static void status_global6(struct status_writer *w, struct client *c)
+{
+	char text[INET6_ADDRSTRLEN + 4], addr[INET6_ADDRSTRLEN];
+	unsigned int len;
+	uint8_t a[16];
+
+	if (!c->sess.link_local_set || !c->sess.ifindex ||
+	    pxp_netlink_global6(c->sh.nl, c->sess.ifindex, a, &len)) {
+		status_str(w, "ipv6_global", NULL);
+		return;
+	}
+	inet_ntop(AF_INET6, a, addr, sizeof(addr));
+	snprintf(text, sizeof(text), "%s/%u", addr, len);
+	status_str(w, "ipv6_global", text);
+}
+
 static void write_status(struct session_shell *sh, FILE *out, bool json)
 {
 	struct client *c = client_of(sh);
@@ -800,6 +817,7 @@ static void write_status(struct session_shell *sh, FILE *out, bool json)
 		status_str(&w, "ipv6_local", NULL);
 		status_str(&w, "ipv6_peer", NULL);
 	}
+	status_global6(&w, c);
 	/* pppd only logs that it did not add one; here it can be asked. */
 	status_bool(&w, "default_route", c->route_set);
 	status_bool(&w, "default_route6", c->route6_set);
