@@ -16,7 +16,9 @@
 # a default route via the AC's link-local), rs (the AC answers a Router Solicitation with
 # an RA carrying the /64, the MTU and RDNSS), pd (dhcpcd gets a /56, the AC routes it to
 # the session, lan pings net), release (dhcpcd's Release removes the AC's route), down (the
-# session's end releases the prefix and its route). IPV6_MODES="xdp" picks the modes. Name
+# session's end releases the prefix and its route), two_sessions (xdp only: a second router
+# on a macvlan of the WAN gets the second /64, routed while its session lasts).
+# IPV6_MODES="xdp" picks the modes. Name
 # cases as arguments to run only those: test_ipv6.sh slaac_xdp pd_afxdp
 PXP_NS_PREFIX=${PXP_NS_PREFIX:-pv6$$-}
 . "$(dirname "$0")/lib.sh"
@@ -183,6 +185,48 @@ test_down() {
 		fail "the AC still routes the prefix after the session: $(ip -n "$NS_ISP" -6 route show 2001:db8:100::/56)"
 }
 
+# A second router behind a macvlan on the same WAN wire (its own namespace, generic XDP:
+# a macvlan has no native XDP): the AC holds two sessions and gives each its own /64.
+NS_ROUTER2=${PXP_NS_PREFIX}router2
+RUN_C2=$PXP_TMP/run-client2
+client2() { in_ns "$NS_ROUTER2" env PPPOE_XP_RUN_DIR="$RUN_C2" "$B" "$@"; }
+router2_global() {
+	ip -n "$NS_ROUTER2" -6 -br addr show dev pxp0 scope global 2>/dev/null | awk '{print $3}'
+}
+router2_slaac() { router2_global | grep -q '^2001:db8:1:1:'; }
+second_route_gone() { [ -z "$(ip -n "$NS_ISP" -6 route show 2001:db8:1:1::/64)" ]; }
+
+test_two_sessions() {
+	local prefixes route
+	session_up || return 1
+	ip netns add "$NS_ROUTER2" && ip -n "$NS_ROUTER2" link set lo up &&
+		ip -n "$NS_ROUTER" link add wan0m link wan0 type macvlan mode bridge &&
+		ip -n "$NS_ROUTER" link set wan0m netns "$NS_ROUTER2" &&
+		ip -n "$NS_ROUTER2" link set wan0m up ||
+		fail "cannot make the second router" || return 1
+	on_cleanup "ip netns del $NS_ROUTER2"
+	ip netns exec "$NS_ROUTER2" sysctl -qw net.ipv6.conf.all.forwarding=1 \
+		net.ipv6.conf.all.accept_dad=0 net.ipv6.conf.default.accept_dad=0
+	mkdir -p "$RUN_C2"
+	client2 up wan0m --user alice --password secret1 --ipv6 --mode generic \
+		>"$PXP_TMP/client2.out" 2>&1 ||
+		fail "the second up failed: $(cat "$PXP_TMP/client2.out")" || return 1
+	wait_for 20 have_slaac || fail "no SLAAC address on the first router" || return 1
+	wait_for 20 router2_slaac ||
+		fail "the second router has no address of the second /64: '$(router2_global)'" ||
+		return 1
+	prefixes=$(server status isp0 --json | python3 -c 'import json, sys; print(" ".join(sorted(s["ipv6_prefix"] for s in json.load(sys.stdin)["sessions"])))')
+	[ "$prefixes" = "2001:db8:1:1::/64 2001:db8:1::/64" ] ||
+		fail "the AC's prefixes: '$prefixes'" || return 1
+	route=$(ip -n "$NS_ISP" -6 route show 2001:db8:1:1::/64)
+	[[ $route == *"dev pxs"* ]] || fail "the AC's route to the second /64: '$route'" || return 1
+	client2 down wan0m >/dev/null 2>&1
+	wait_for 10 second_route_gone ||
+		fail "the second session's /64 stays routed after it ended" || return 1
+	have_slaac || fail "the first session lost its address with the second" || return 1
+	ip netns del "$NS_ROUTER2"
+}
+
 cases_named "$@"
 suite_needs ipv6 ip ping python3 dhcpcd tcpdump
 topo_create pppoe || {
@@ -200,6 +244,8 @@ for MODE in ${IPV6_MODES:-xdp afxdp}; do
 	case_ "ipv6/pd_$MODE" test_pd
 	case_ "ipv6/release_$MODE" test_release
 	case_ "ipv6/down_$MODE" test_down
+	# Mode afxdp carries one session per WAN port (user/datapath/datapath.c).
+	[ "$MODE" = afxdp ] || case_ "ipv6/two_sessions_$MODE" test_two_sessions
 	reset
 done
 tests_done
