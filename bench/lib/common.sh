@@ -26,6 +26,7 @@ bench_write_meta() {
 	M_LIBXDP=$(pkg-config --modversion libxdp 2>/dev/null) \
 	M_CLANG=$(clang --version 2>/dev/null | head -n1) \
 	M_QEMU=$(qemu-system-x86_64 --version 2>/dev/null | head -n1) \
+	M_WAN_GRO=$BENCH_WAN_GRO \
 		"$BENCH_PYTHON" - "$1" <<-'EOF'
 			import json, os, sys
 			e = os.environ
@@ -41,6 +42,7 @@ bench_write_meta() {
 			    "cpus": os.cpu_count(),
 			    "mem_kb": int(mem.split()[1]),
 			    "loadavg_at_start": open("/proc/loadavg").read().split()[:3],
+			    "wan_gro": e["M_WAN_GRO"],
 			    "versions": {
 			        "pppoe-xp": e["M_DESCRIBE"], "iperf3": e["M_IPERF"],
 			        "libbpf": e["M_LIBBPF"], "libxdp": e["M_LIBXDP"],
@@ -74,6 +76,28 @@ last_line() {
 	grep -v '^[[:space:]]*$' "$1" 2>/dev/null | tail -n1 | cut -c1-200
 }
 
+# wan_offload_script PREFIX: the sh lines that make PREFIX's WAN veth pair (router wan0, isp
+# isp0) behave like a NIC, on the host and in the guest alike: GRO on (a NIC driver coalesces
+# received plain IP; PPPoE frames it cannot), TSO/GSO off so that the wire carries MTU-sized
+# frames, as a real one does. Runs after the topology and before any data path attaches.
+# GRO also keeps a veth a valid XDP redirect target for its peer (DESIGN.md): with
+# --wan-gro off the cases that redirect into a WAN veth whose peer runs no XDP turn it back
+# on (bench_gro_for_redirect).
+wan_offload_script() {
+	local p=$1
+	cat <<-EOF
+		ip netns exec ${p}router ethtool -K wan0 tso off gso off gro $BENCH_WAN_GRO >/dev/null
+		ip netns exec ${p}isp ethtool -K isp0 tso off gso off gro $BENCH_WAN_GRO >/dev/null
+	EOF
+}
+
+# bench_gro_for_redirect NS IFNAME: the sh line that keeps GRO on IFNAME because its peer is
+# the target of an XDP redirect and IFNAME runs no XDP itself (a veth drops redirected frames
+# otherwise). A no-op with the default --wan-gro on; the one exception to --wan-gro off.
+bench_gro_for_redirect() {
+	echo "ip netns exec $1 ethtool -K $2 gro on >/dev/null"
+}
+
 # veth_hop_script PREFIX VETH_HOP: the sh script that turns PREFIX's plain topology into the
 # veth-hop case (bench/lib/host.sh says what it is), on the host and in the guest alike. NAT
 # is the caller's. The MSS clamp is the one pppoe-xp does in XDP: without it a download sends
@@ -91,7 +115,7 @@ veth_hop_script() {
 			route replace default dev hop0 src 100.64.0.1
 		IP
 		ip netns exec ${p}router ethtool -K hop0 gro on
-		ip netns exec ${p}isp ethtool -K isp0 gro on
+		$(bench_gro_for_redirect "${p}isp" isp0)
 		ip netns exec ${p}router nft -f - <<-'NFT'
 			table inet pxb_mss {
 				chain forward {

@@ -1,7 +1,8 @@
 # SPDX-License-Identifier: GPL-2.0
 # shellcheck shell=bash
 #
-# Guest cases: one qemu guest (TCG) running Debian's own kernel, where kernel PPPoE exists.
+# Guest cases: one qemu guest (TCG) running Debian's own kernel, where kernel PPPoE exists:
+# 6.12 (netkit) by default, 6.1 with bench/run --guest-kernel 6.1.
 # Inside it the same lan - router - isp - net topology as on the host, once per case, all
 # up together and measured interleaved by the same lines as the host (bench/lib/measure.sh):
 #   ceiling       plain routing + NAT
@@ -80,10 +81,9 @@ guest_topology_script() {
 			addr add $NET_IP/24 dev net0
 			route add default via 198.51.100.1
 		IP
-		ip netns exec ${p}router sh -c 'echo 1 >/proc/sys/net/ipv4/ip_forward
-			ethtool -K wan0 tso off gso off >/dev/null 2>&1 || true'
-		ip netns exec ${p}isp sh -c 'echo 1 >/proc/sys/net/ipv4/ip_forward
-			ethtool -K isp0 tso off gso off >/dev/null 2>&1 || true'
+		ip netns exec ${p}router sh -c 'echo 1 >/proc/sys/net/ipv4/ip_forward'
+		ip netns exec ${p}isp sh -c 'echo 1 >/proc/sys/net/ipv4/ip_forward'
+		$(wan_offload_script "$p")
 		ip netns exec ${p}lan ethtool -K lan0 tx off >/dev/null 2>&1 || true
 		ip netns exec ${p}net sh -c 'ethtool -K net0 tx off >/dev/null 2>&1 || true
 			iperf3 -s -D -p 5201'
@@ -214,7 +214,7 @@ guest_setup_case() {
 		guest_ac "$key" kernel || return
 		# pppoe-xp's egress redirects into wan0; a veth drops redirected frames unless its
 		# peer runs XDP or has GRO on, and the kernel AC's isp0 runs no XDP (DESIGN.md).
-		x_sh "$key" isp 10 "ethtool -K isp0 gro on" >/dev/null 2>&1
+		x_guest 10 "$(bench_gro_for_redirect "${p}isp" isp0)" >/dev/null 2>&1
 		guest_pxp_client "$key" || return
 		x_guest 30 "$(guest_nat_script "$p" pxp0)" >/dev/null
 		guest_ready "$key" pxp0
@@ -243,7 +243,7 @@ guest_run() {
 		# shellcheck source=../../tests/interop/lib.sh
 		. "$GUEST_LIB"
 		on_cleanup "guest_stop $GUEST_NAME"
-		guest_start "$GUEST_NAME" "${PXP_NS_PREFIX}gtap" "pxb$$t" "$PXP_ROOT/build" \
+		PXG_KERNEL=$BENCH_GUEST_KERNEL guest_start "$GUEST_NAME" "${PXP_NS_PREFIX}gtap" "pxb$$t" "$PXP_ROOT/build" \
 			>"$PXP_TMP/guest-start.log" 2>&1 ||
 			why="the guest did not start: $(grep -m1 'pxg:' "$PXP_TMP/guest-start.log" | cut -c1-160)"
 	fi

@@ -2,7 +2,8 @@
 # shellcheck shell=bash
 #
 # Host-kernel cases on lan - router - isp - net (tests/netns/lib.sh topo_create):
-#   ceiling           plain routing + NAT over an Ethernet WAN with TSO/GSO off
+#   ceiling           plain routing + NAT over an Ethernet WAN set like a NIC's
+#                     (wan_offload_script: GRO on, TSO/GSO off)
 #   pppoe-xp-MODE     pppoe-xp server at isp, pppoe-xp client at router, data path MODE
 #                     (xdp, afxdp, generic); NAT out of pxp0
 #   veth-hop          the ceiling routed through a veth pair at the router as through pxp0,
@@ -25,6 +26,14 @@ host_ns() {
 	NS_NET=${CASE_PREFIX[$1]}net
 }
 
+# host_topo KEY plain|pppoe: the case's namespaces (topo_create) with the bench's WAN.
+host_topo() {
+	topo_create "$2" && sh -c "$(wan_offload_script "${CASE_PREFIX[$1]}")" || {
+		case_unavailable "$1" "topo_create $2 or the WAN's offload settings failed"
+		return 1
+	}
+}
+
 # The senders' tx checksum offload is off in every case: a TCP packet with a partial checksum
 # cannot cross an XDP redirect (DESIGN.md), and the ceiling must run the same senders.
 host_common() {
@@ -45,10 +54,7 @@ host_common() {
 
 host_setup_ceiling() {
 	local key=$1
-	topo_create plain || {
-		case_unavailable "$key" "topo_create plain failed"
-		return
-	}
+	host_topo "$key" plain || return
 	CASE_MTU[$key]=1500
 	host_common "$key"
 }
@@ -61,10 +67,7 @@ host_setup_veth_hop() {
 		case_unavailable "$key" "build/bench/veth_hop is not built"
 		return
 	}
-	topo_create plain || {
-		case_unavailable "$key" "topo_create plain failed"
-		return
-	}
+	host_topo "$key" plain || return
 	sh -c "$(veth_hop_script "${CASE_PREFIX[$key]}" "$BENCH_VETH_HOP")" >"$log" 2>&1 &&
 		ip netns exec "$NS_ROUTER" nft delete table ip pxp_nat &&
 		topo_nat_out hop0 || {
@@ -83,10 +86,7 @@ host_setup_pppoe() {
 		case_unavailable "$key" "build/pppoe-xp is not built"
 		return
 	}
-	topo_create pppoe || {
-		case_unavailable "$key" "topo_create pppoe failed"
-		return
-	}
+	host_topo "$key" pppoe || return
 	secrets=${log}chap-secrets
 	printf '%s * %s *\n' "$HOST_USER" "$HOST_PASSWORD" >"$secrets"
 	chmod 600 "$secrets"
