@@ -116,15 +116,43 @@ veth_hop_script() {
 		IP
 		ip netns exec ${p}router ethtool -K hop0 gro on
 		$(bench_gro_for_redirect "${p}isp" isp0)
-		ip netns exec ${p}router nft -f - <<-'NFT'
+		$(mss_clamp_script "$p" hop0)
+		ip netns exec ${p}router $bin wan0 hop0 hop0-x \
+			\$(ip netns exec ${p}isp cat /sys/class/net/isp0/address)
+	EOF
+}
+
+# mss_clamp_script PREFIX IFNAME: the router's TCP MSS clamp to IFNAME's MTU (veth_hop_script
+# says why).
+mss_clamp_script() {
+	cat <<-EOF
+		ip netns exec ${1}router nft -f - <<-'NFT'
 			table inet pxb_mss {
 				chain forward {
 					type filter hook forward priority mangle; policy accept;
-					oifname "hop0" tcp flags syn tcp option maxseg size set rt mtu
+					oifname "$2" tcp flags syn tcp option maxseg size set rt mtu
 				}
 			}
 		NFT
-		ip netns exec ${p}router $bin wan0 hop0 hop0-x \
+	EOF
+}
+
+# netkit_hop_script PREFIX NETKIT_HOP: the sh script that turns PREFIX's plain topology into
+# the netkit-hop case: veth-hop with a netkit device nk0 in L3 mode for hop0 (bench/netkit_hop.c
+# creates it and attaches bench/netkit_hop.bpf.c), same MTU and MSS clamp. NAT is the
+# caller's. Needs a kernel with netkit (6.7+, CONFIG_NETKIT).
+netkit_hop_script() {
+	local p=$1 bin=$2
+	cat <<-EOF
+		set -e
+		ip netns exec ${p}router $bin wan0 nk0 nk0-x \
 			\$(ip netns exec ${p}isp cat /sys/class/net/isp0/address)
+		ip -n ${p}router -batch - <<-'IP'
+			link set nk0 mtu 1492 up
+			link set nk0-x up
+			addr add 100.64.0.1/32 dev nk0
+			route replace default dev nk0 src 100.64.0.1
+		IP
+		$(mss_clamp_script "$p" nk0)
 	EOF
 }

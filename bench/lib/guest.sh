@@ -7,14 +7,18 @@
 # up together and measured interleaved by the same lines as the host (bench/lib/measure.sh):
 #   ceiling       plain routing + NAT
 #   veth-hop      the ceiling through a veth pair at the router (bench/lib/host.sh says why)
+#   netkit-hop    the same through a netkit device (bench/lib/host.sh); 6.12 only
 #   kernel-pppoe  pxp-ac (pppoe-server, pppd kernel mode) at isp, pxp-pppd-client at router
+#   kernel-pppoe-flowtable  kernel-pppoe with the nftables flowtable OpenWrt's firewall4 sets
+#                 up with flow_offloading=1 (software flow offloading) at the router
 #   rp-pppoe      rp-pppoe user mode on both ends (pxp-ac/pxp-pppd-client --mode user)
 #   pppoe-xp      pppoe-xp server at isp and client at router (build/ over 9p at /host)
 #   mixed         pxp-ac (kernel AC) at isp, pppoe-xp client at router
 # The guest machinery and role commands are tests/interop/lib.sh and tests/interop/guest/.
 # Under TCG only ratios inside the guest mean anything.
 
-GUEST_CASES=(ceiling veth-hop kernel-pppoe rp-pppoe pppoe-xp mixed)
+GUEST_CASES=(ceiling veth-hop netkit-hop kernel-pppoe kernel-pppoe-flowtable rp-pppoe pppoe-xp
+	mixed)
 GUEST_LIB=$PXP_ROOT/tests/interop/lib.sh
 GUEST_NAME=pxb$$g
 GUEST_USER=pxbench
@@ -106,6 +110,25 @@ guest_nat_script() {
 	EOF
 }
 
+# firewall4's flowtable (its ruleset.uc with flow_offloading=1: the WAN port, the PPP netdev
+# over it and the LAN port; firewall4 writes the rule as "flow offload @ft", the same statement)
+# in the router of PREFIX.
+guest_flowtable_script() {
+	cat <<-EOF
+		ip netns exec ${1}router nft -f - <<-'NFT'
+			table inet pxb_ft {
+				flowtable ft {
+					hook ingress priority 0; devices = { wan0, ppp0, lan1 };
+				}
+				chain forward {
+					type filter hook forward priority filter; policy accept;
+					meta l4proto { tcp, udp } flow add @ft
+				}
+			}
+		NFT
+	EOF
+}
+
 # guest_ac KEY kernel|user: the guest's AC (pxp-ac: pppoe-server + pppd) at isp.
 guest_ac() {
 	local key=$1 mode=$2 p=${CASE_PREFIX[$1]}
@@ -154,7 +177,7 @@ guest_diagnose() {
 
 guest_setup_case() {
 	local key=$1 c=${1#guest/} p=${CASE_PREFIX[$1]} mode=pppoe
-	case $c in ceiling | veth-hop) mode=plain ;; esac
+	case $c in ceiling | veth-hop | netkit-hop) mode=plain ;; esac
 	x_guest 60 "$(guest_topology_script "$p" "$mode")" >"$PXP_TMP/${p}topo.log" 2>&1 || {
 		case_unavailable "$key" "guest topology failed: $(last_line "$PXP_TMP/${p}topo.log")"
 		return
@@ -176,7 +199,19 @@ guest_setup_case() {
 		x_guest 30 "$(guest_nat_script "$p" hop0)" >/dev/null
 		guest_ready "$key" hop0
 		;;
-	kernel-pppoe | rp-pppoe)
+	netkit-hop)
+		x_guest 10 "test -x /host/bench/netkit_hop" || {
+			case_unavailable "$key" "build/bench/netkit_hop is not built (or /host is not shared)"
+			return
+		}
+		x_guest 60 "$(netkit_hop_script "$p" /host/bench/netkit_hop)" >"$PXP_TMP/${p}nk.log" 2>&1 || {
+			case_unavailable "$key" "setting up nk0 failed: $(last_line "$PXP_TMP/${p}nk.log")"
+			return
+		}
+		x_guest 30 "$(guest_nat_script "$p" nk0)" >/dev/null
+		guest_ready "$key" nk0
+		;;
+	kernel-pppoe | kernel-pppoe-flowtable | rp-pppoe)
 		local pmode=kernel
 		[ "$c" = rp-pppoe ] && pmode=user
 		x_guest 10 "command -v pxp-ac && command -v pxp-pppd-client" >/dev/null || {
@@ -191,6 +226,12 @@ guest_setup_case() {
 			return
 		}
 		x_guest 30 "$(guest_nat_script "$p" ppp0)" >/dev/null
+		if [ "$c" = kernel-pppoe-flowtable ]; then
+			x_guest 30 "$(guest_flowtable_script "$p")" >"$PXP_TMP/${p}ft.log" 2>&1 || {
+				case_unavailable "$key" "the flowtable failed: $(last_line "$PXP_TMP/${p}ft.log")"
+				return
+			}
+		fi
 		guest_ready "$key" ppp0
 		;;
 	pppoe-xp)

@@ -10,11 +10,14 @@
 #                     with XDP on its hidden end and on the WAN port that only rewrites the
 #                     Ethernet addresses and redirects (bench/veth_hop.bpf.c): no PPPoE, no
 #                     AC. What a veth session netdev costs by itself; NAT out of hop0
+#   netkit-hop        the same with a netkit device for hop0 (bench/netkit_hop.bpf.c); where
+#                     the kernel has netkit (6.7+): not this host's, so it runs in the guest
 # All topologies stay up together so that measurements interleave: drift from the other
 # jobs on this shared machine then falls on every case alike.
 
-HOST_CASES=(ceiling veth-hop pppoe-xp-xdp pppoe-xp-afxdp pppoe-xp-generic)
+HOST_CASES=(ceiling veth-hop netkit-hop pppoe-xp-xdp pppoe-xp-afxdp pppoe-xp-generic)
 BENCH_VETH_HOP=$PXP_ROOT/build/bench/veth_hop
+BENCH_NETKIT_HOP=$PXP_ROOT/build/bench/netkit_hop
 HOST_USER=pxbench
 HOST_PASSWORD=pxb-secret-$$
 
@@ -72,6 +75,25 @@ host_setup_veth_hop() {
 		ip netns exec "$NS_ROUTER" nft delete table ip pxp_nat &&
 		topo_nat_out hop0 || {
 		case_unavailable "$key" "setting up hop0 failed: $(last_line "$log")"
+		return
+	}
+	CASE_MTU[$key]=1492
+	host_common "$key"
+}
+
+# The ceiling through a netkit nk0 instead of hop0; unavailable, with the reason, on a kernel
+# without netkit.
+host_setup_netkit_hop() {
+	local key=$1 log=$PXP_TMP/${CASE_PREFIX[$1]}netkit_hop.log
+	[ -x "$BENCH_NETKIT_HOP" ] || {
+		case_unavailable "$key" "build/bench/netkit_hop is not built"
+		return
+	}
+	host_topo "$key" plain || return
+	sh -c "$(netkit_hop_script "${CASE_PREFIX[$key]}" "$BENCH_NETKIT_HOP")" >"$log" 2>&1 &&
+		ip netns exec "$NS_ROUTER" nft delete table ip pxp_nat &&
+		topo_nat_out nk0 || {
+		case_unavailable "$key" "setting up nk0 failed: $(last_line "$log")"
 		return
 	}
 	CASE_MTU[$key]=1492
@@ -143,6 +165,7 @@ host_run() {
 		case $c in
 		ceiling) host_setup_ceiling "$key" ;;
 		veth-hop) host_setup_veth_hop "$key" ;;
+		netkit-hop) host_setup_netkit_hop "$key" ;;
 		*) host_setup_pppoe "$key" ;;
 		esac
 	done
