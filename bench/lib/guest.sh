@@ -129,6 +129,18 @@ guest_flowtable_script() {
 	EOF
 }
 
+# Proves that the flowtable takes flows: conntrack marks a TCP flow [OFFLOAD] while it runs
+# (a flow that ends leaves the flowtable, so the check runs during a transfer).
+guest_flowtable_offloads() {
+	local p=${CASE_PREFIX[$1]} n
+	n=$(x_guest 60 "ip netns exec ${p}lan iperf3 -c $NET_IP -t 4 >/dev/null 2>&1 &
+		sleep 2; ip netns exec ${p}router grep -c OFFLOAD /proc/net/nf_conntrack; wait")
+	[ "${n:-0}" -gt 0 ] 2>/dev/null || {
+		case_unavailable "$1" "the flowtable offloaded no flow (no [OFFLOAD] conntrack entry during a transfer)"
+		return 1
+	}
+}
+
 # guest_ac KEY kernel|user: the guest's AC (pxp-ac: pppoe-server + pppd) at isp.
 guest_ac() {
 	local key=$1 mode=$2 p=${CASE_PREFIX[$1]}
@@ -232,7 +244,12 @@ guest_setup_case() {
 				return
 			}
 		fi
-		guest_ready "$key" ppp0
+		guest_ready "$key" ppp0 >/dev/null || {
+			echo "unavailable: ${CASE_REASON[$key]}"
+			return
+		}
+		[ "$c" = kernel-pppoe-flowtable ] && { guest_flowtable_offloads "$key" || return; }
+		echo "ok"
 		;;
 	pppoe-xp)
 		x_guest 10 "test -x /host/pppoe-xp" || {
