@@ -351,10 +351,13 @@ def main():
     rows = load(src)
     meta = rows[0] if rows else {}
     out = ["# pppoe-xp benchmark results", ""]
-    out.append("Run `%s` (%s), commit `%s`%s; kernel %s, %s x %s; load average at start %s." % (
-        meta.get("run_id"), meta.get("run_mode"), str(meta.get("git_commit"))[:12],
-        " (uncommitted changes)" if meta.get("git_dirty") else "", meta.get("kernel"),
-        meta.get("cpus"), meta.get("cpu_model"), " ".join(meta.get("loadavg_at_start", []))))
+    out.append("Run `%s` (%s), commit `%s`%s; kernel %s, %s x %s; load average at start %s;"
+               " WAN GRO %s; guest kernel %s." % (
+                   meta.get("run_id"), meta.get("run_mode"), str(meta.get("git_commit"))[:12],
+                   " (uncommitted changes)" if meta.get("git_dirty") else "", meta.get("kernel"),
+                   meta.get("cpus"), meta.get("cpu_model"),
+                   " ".join(meta.get("loadavg_at_start", [])), meta.get("wan_gro", "off"),
+                   meta.get("guest_kernel", "6.1")))
     out.append("")
     out.append("Cells: median over rounds; (%) = share of the same kernel's ceiling (for ping:"
                " ceiling RTT / case RTT); rounds a-b = the lowest and highest case / ceiling"

@@ -27,6 +27,7 @@ bench_write_meta() {
 	M_CLANG=$(clang --version 2>/dev/null | head -n1) \
 	M_QEMU=$(qemu-system-x86_64 --version 2>/dev/null | head -n1) \
 	M_WAN_GRO=$BENCH_WAN_GRO \
+	M_GUEST_KERNEL=$BENCH_GUEST_KERNEL \
 		"$BENCH_PYTHON" - "$1" <<-'EOF'
 			import json, os, sys
 			e = os.environ
@@ -43,6 +44,7 @@ bench_write_meta() {
 			    "mem_kb": int(mem.split()[1]),
 			    "loadavg_at_start": open("/proc/loadavg").read().split()[:3],
 			    "wan_gro": e["M_WAN_GRO"],
+			    "guest_kernel": e["M_GUEST_KERNEL"],
 			    "versions": {
 			        "pppoe-xp": e["M_DESCRIBE"], "iperf3": e["M_IPERF"],
 			        "libbpf": e["M_LIBBPF"], "libxdp": e["M_LIBXDP"],
