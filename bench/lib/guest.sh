@@ -301,8 +301,8 @@ guest_run() {
 		# shellcheck source=../../tests/interop/lib.sh
 		. "$GUEST_LIB"
 		on_cleanup "guest_stop $GUEST_NAME"
-		PXG_KERNEL=$BENCH_GUEST_KERNEL guest_start "$GUEST_NAME" "${PXP_NS_PREFIX}gtap" "pxb$$t" "$PXP_ROOT/build" \
-			>"$PXP_TMP/guest-start.log" 2>&1 ||
+		PXG_KERNEL=$BENCH_GUEST_KERNEL guest_start "$GUEST_NAME" "${PXP_NS_PREFIX}gtap" \
+			"pxb$$t" "$PXP_ROOT/build" >"$PXP_TMP/guest-start.log" 2>&1 ||
 			why="the guest did not start: $(grep -m1 'pxg:' "$PXP_TMP/guest-start.log" | cut -c1-160)"
 	fi
 	if [ -n "$why" ]; then
