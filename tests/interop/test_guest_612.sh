@@ -9,7 +9,7 @@
 #   AC side                   client side
 #
 # Cases: the kernel is 6.12, kernel PPPoE (pxp-ac / pxp-pppd-client, pppoe.ko) carries a
-# ping, WireGuard and netkit links can be made, an nftables flowtable over the session's
+# ping, WireGuard and netkit links can be made, netem loads, an nftables flowtable over the session's
 # devices loads (the flowtable baseline), a pppoe-xp server and client (build/ over 9p)
 # carry a ping. One boot for all of them: interop time is scarce.
 # Output: one PASS/FAIL/SKIP line per case; exit 1 if anything failed.
@@ -40,7 +40,7 @@ cleanup() {
 trap cleanup EXIT
 
 cases=(guest612_boot guest612_kernel guest612_kernel_pppoe guest612_wireguard guest612_netkit
-	guest612_flowtable guest612_pppoe_xp_session)
+	guest612_netem guest612_flowtable guest612_pppoe_xp_session)
 skip_all() {
 	local c
 	for c in "${cases[@]}"; do skip "$c" "$1"; done
@@ -101,6 +101,14 @@ if out=$(guest_exec "$name" 'ip netns exec pxkA ip link add nk612 type netkit &&
 	pass guest612_netkit
 else
 	fail guest612_netkit "ip link add type netkit: $out"
+fi
+
+if out=$(guest_exec "$name" 'ip netns exec pxkA ip link add nm612 type dummy &&
+	ip netns exec pxkA tc qdisc add dev nm612 root netem delay 1ms &&
+	ip netns exec pxkA tc qdisc show dev nm612' 2>&1) && echo "$out" | grep -q 'netem'; then
+	pass guest612_netem
+else
+	fail guest612_netem "tc qdisc add netem: $out"
 fi
 
 # The flowtable baseline's ruleset (bench/lib/guest.sh) over the live session's devices.
