@@ -16,7 +16,7 @@
 # Guest-side commands (in the image's PATH): pxp-ac, pxp-pppd-client; see tests/interop/guest/README.md.
 # Environment: PXG_RUN_DIR (/run/pxg), PXG_BOOT_TIMEOUT (120 s),
 # PXG_EXEC_TIMEOUT (60 s), PXG_CACHE_DIR (/var/cache/pppoe-xp), PXG_SMP,
-# PXG_MEM_MB.
+# PXG_MEM_MB, PXG_KERNEL (the guest's Debian kernel series: 6.1, the default, or 6.12).
 
 PXG_INTEROP_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 PXG_GUEST_DIR=$PXG_INTEROP_DIR/guest

@@ -62,6 +62,7 @@ const struct conffile_word conffile_words[] = {
 	OPT_ARG("ifname", "ifname"),
 	OPT_ARG("ipparam", "ipparam"),
 	OPT("debug", "debug"),
+	OPT_ARG("logfile", "logfile"),
 	OPT("nodetach", "foreground"),
 	NOT_YET("demand", false),
 	NOT_YET("idle", true),

@@ -295,6 +295,7 @@ enum {
 	OPT_DNS,
 	OPT_AC_NAME,
 	OPT_DEBUG,
+	OPT_LOGFILE,
 	OPT_TIMEOUT,
 	OPT_PADI_ATTEMPTS,
 	OPT_PADI_TIMEOUT,
@@ -344,6 +345,8 @@ static const struct cli_option daemon_options[] = {
 	  "off" },
 	{ "foreground", 'f', NULL, "stay attached and log to stderr", "detach, log to syslog" },
 	{ "debug", OPT_DEBUG, NULL, "debug logging", NULL },
+	{ "logfile", OPT_LOGFILE, "FILE",
+	  "also append the log lines to FILE (created mode 0600; pppd's logfile)", NULL },
 	{ NULL },
 };
 
@@ -525,6 +528,8 @@ static int parse_daemon_option(int c, const char *arg, struct daemon_settings *d
 	case OPT_DEBUG:
 		d->log_level = PXP_LOG_DEBUG;
 		return 0;
+	case OPT_LOGFILE:
+		return copy_name("--logfile", arg, d->logfile, sizeof(d->logfile));
 	default:
 		return 1;
 	}

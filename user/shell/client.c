@@ -458,7 +458,7 @@ static int disc_send_cb(void *ctx, const void *frame, size_t len)
 {
 	struct client *c = ctx;
 
-	return raw_socket_send(&c->sh.disc_sock, frame, len);
+	return shell_disc_send(&c->sh, frame, len);
 }
 
 static int add_session_netdev(struct client *c)
@@ -522,6 +522,9 @@ static void disc_event_cb(void *ctx, const struct disc_client_event *ev)
 		c->disc_failed_pending = true;
 		snprintf(c->disc_failure, sizeof(c->disc_failure), "%s", ev->message);
 		break;
+	case DISC_EV_RETRY:
+		pxp_info("%s", ev->message); /* once per retry, not per frame */
+		break;
 	case DISC_EV_AC_FOUND:
 	case DISC_EV_DISCOVER_DONE:
 		break;
@@ -555,7 +558,6 @@ static int start_attempt(struct client *c, uint64_t now)
 		return err;
 	c->phase = PHASE_DISCOVERY;
 	c->attempt_start_ms = now;
-	pxp_debug("PADI sent on %s", c->o->iface);
 	return 0;
 }
 
@@ -940,7 +942,7 @@ static void close_all(struct client *c)
 	 * already gone (a daemon that no longer answers must not look like one that runs).
 	 */
 	hooks_finish(&c->hooks, HOOK_EXIT_WAIT_MS);
-	daemon_remove_pid_file(c->o->iface);
+	daemon_remove_pid_file(c->o->iface, (long)getpid());
 }
 
 /*
@@ -955,9 +957,10 @@ static int claim_names(struct client *c)
 
 	err = instance_clean_stale(c->o->iface, &found);
 	if (err)
-		return PXP_EXIT_FATAL;
-	if (instance_check_ifname(c->o->iface, c->o->ifname))
-		return PXP_EXIT_FATAL;
+		return err == -EBUSY ? PXP_EXIT_LOCK : PXP_EXIT_FATAL;
+	err = instance_check_ifname(c->o->iface, c->o->ifname);
+	if (err)
+		return err == -EBUSY ? PXP_EXIT_LOCK : PXP_EXIT_FATAL;
 	err = instance_record_init(&c->record);
 	if (!err) {
 		snprintf(c->record.ifname, sizeof(c->record.ifname), "%s", c->o->ifname);

@@ -10,6 +10,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "daemon.h"
 #include "discovery.h"
 #include "log.h"
 #include "mac.h"
@@ -43,6 +44,7 @@ struct field {
 
 static const struct field fields[] = {
 	FIELD("pid", FIELD_NUM, pid),
+	FIELD("role", FIELD_TEXT, role),
 	FIELD("start_time", FIELD_NUM, start_time),
 	FIELD("netns", FIELD_NUM, netns),
 	FIELD("ifname", FIELD_TEXT, ifname),
@@ -192,6 +194,16 @@ static unsigned long long process_start_time(int pid)
 static bool instance_alive(const struct instance_record *r)
 {
 	return r->pid > 0 && process_start_time(r->pid) == r->start_time;
+}
+
+static bool is_server(const struct instance_record *r)
+{
+	return !strcmp(r->role, "server");
+}
+
+static const char *role_of(const struct instance_record *r)
+{
+	return is_server(r) ? "server" : "client";
 }
 
 int instance_record_init(struct instance_record *r)
@@ -379,6 +391,9 @@ int instance_clean_stale(const char *iface, bool *found)
 		if (r.resolv_written && !resolv_remove(r.resolv_file, iface))
 			pxp_info("took our nameserver lines out of %s",
 				 r.resolv_file[0] ? r.resolv_file : "our resolv file");
+		if (is_server(&r))
+			instance_remove_ac_netdevs();
+		daemon_remove_pid_file(iface, r.pid);
 	}
 	if (err && err != -EBADMSG) {
 		/* The record stays: a later `down` or `up` finishes the job. */
@@ -430,6 +445,90 @@ int instance_check_ifname(const char *iface, const char *ifname)
 	return 0;
 }
 
+/* The first live server in our network namespace on another port than the caller's. */
+struct live_ac {
+	const char *not_iface;
+	char iface[IF_NAMESIZE];
+	int pid;
+};
+
+static void find_live_ac(void *ctx, const char *iface)
+{
+	struct live_ac *ac = ctx;
+	struct instance_record r;
+
+	if (ac->pid || (ac->not_iface && !strcmp(iface, ac->not_iface)) || record_read(iface, &r) ||
+	    !is_server(&r) || r.netns != our_netns() || !instance_alive(&r))
+		return;
+	snprintf(ac->iface, sizeof(ac->iface), "%s", iface);
+	ac->pid = r.pid;
+}
+
+int instance_check_one_ac(const char *iface)
+{
+	struct live_ac ac = { .not_iface = iface };
+
+	if (pxp_run_dir_for_each(RECORD_SUFFIX, find_live_ac, &ac) || !ac.pid)
+		return 0;
+	pxp_err("pppoe-xp server already runs on %s (pid %d) in this network namespace: one AC "
+		"per namespace (its session netdevs are " PXP_AC_NETDEV_PREFIX "<session id>)",
+		ac.iface, ac.pid);
+	return -EBUSY;
+}
+
+/* Whether a client's record (live or dead: a dead one's `down` removes it) names ifname. */
+struct named {
+	const char *ifname;
+	bool claimed;
+};
+
+static void find_claim(void *ctx, const char *iface)
+{
+	struct named *n = ctx;
+	struct instance_record r;
+
+	if (!record_read(iface, &r) && !is_server(&r) && r.netns == our_netns() &&
+	    (!strcmp(r.ifname, n->ifname) || !strcmp(r.dp.netdev, n->ifname)))
+		n->claimed = true;
+}
+
+static bool is_ac_netdev_name(const char *name)
+{
+	const char *digits = name + strlen(PXP_AC_NETDEV_PREFIX);
+
+	return !strncmp(name, PXP_AC_NETDEV_PREFIX, strlen(PXP_AC_NETDEV_PREFIX)) && *digits &&
+	       strspn(digits, "0123456789") == strlen(digits);
+}
+
+void instance_remove_ac_netdevs(void)
+{
+	struct if_nameindex *list, *i;
+	struct live_ac ac = { 0 };
+
+	pxp_run_dir_for_each(RECORD_SUFFIX, find_live_ac, &ac);
+	if (ac.pid) {
+		pxp_warn("left the " PXP_AC_NETDEV_PREFIX "<N> netdevs alone: they are the "
+			 "pppoe-xp server's on %s (pid %d)",
+			 ac.iface, ac.pid);
+		return;
+	}
+	list = if_nameindex();
+	if (!list)
+		return;
+	for (i = list; i->if_index; i++) {
+		struct named n = { .ifname = i->if_name };
+
+		if (!is_ac_netdev_name(i->if_name))
+			continue;
+		pxp_run_dir_for_each(RECORD_SUFFIX, find_claim, &n);
+		if (n.claimed)
+			continue;
+		if (pxp_dp_cleanup_stale(NULL, i->if_name))
+			pxp_warn("could not remove the stale session netdev %s", i->if_name);
+	}
+	if_freenameindex(list);
+}
+
 int instance_write_stale_status(const char *iface, FILE *out, bool json)
 {
 	char hint[IF_NAMESIZE + 48];
@@ -444,7 +543,7 @@ int instance_write_stale_status(const char *iface, FILE *out, bool json)
 		return -EBUSY;
 	status_begin(&w, out, json);
 	status_str(&w, "iface", iface);
-	status_str(&w, "role", "client");
+	status_str(&w, "role", role_of(&r));
 	status_u64(&w, "pid", (uint64_t)r.pid);
 	status_str(&w, "state", "stale");
 	status_str(&w, "stale", "daemon dead");

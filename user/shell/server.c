@@ -16,15 +16,18 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "container_of.h"
 #include "daemon.h"
 #include "datapath.h"
 #include "discovery.h"
+#include "instance.h"
 #include "ipv6_ac.h"
 #include "log.h"
 #include "ppp.h"
 #include "random.h"
+#include "run_dir.h"
 #include "secrets.h"
 #include "session_shell.h"
 #include "status.h"
@@ -58,6 +61,7 @@ struct server {
 	uint64_t started_ms;
 
 	uint64_t sessions_total, sessions_up, auth_failures, pool_exhausted, setup_errors;
+	struct instance_record record; /* pid 0 until claim_port() wrote it */
 };
 
 static struct server *server_of(struct session_shell *sh)
@@ -370,7 +374,7 @@ static int session_start(struct srv_session *s, uint64_t now)
 	};
 	int err;
 
-	snprintf(s->io.ifname, sizeof(s->io.ifname), "pxs%u", s->io.session_id);
+	snprintf(s->io.ifname, sizeof(s->io.ifname), PXP_AC_NETDEV_PREFIX "%u", s->io.session_id);
 	snprintf(cfg.server_name, sizeof(cfg.server_name), "%s", srv->o->ac_name);
 	err = shell_session_add_netdev(&s->io, s->io.max_payload);
 	if (err) {
@@ -445,7 +449,7 @@ static int ac_send_cb(void *ctx, const void *frame, size_t len)
 {
 	struct server *srv = ctx;
 
-	return raw_socket_send(&srv->sh.disc_sock, frame, len);
+	return shell_disc_send(&srv->sh, frame, len);
 }
 
 static void process_pending(struct server *srv)
@@ -649,26 +653,52 @@ static uint64_t next_deadline(struct server *srv)
 }
 
 /*
- * A crashed run leaves its session netdevs behind, still holding --local with the peers'
- * addresses: their routes would shadow the new sessions'. Session netdevs are named
- * pxs<session id>, one AC per network namespace.
+ * Before anything is created: what a dead instance on this port left goes (by its record),
+ * no other AC may run in this network namespace, and the session netdevs a crashed AC left
+ * go too (still holding --local with the peers' addresses, their routes would shadow the
+ * new sessions'). Then the record and the pid file say who serves here.
  */
-static void remove_stale_session_netdevs(void)
+static int claim_port(struct server *srv)
 {
-	struct if_nameindex *list = if_nameindex(), *i;
+	const char *iface = srv->o->iface;
+	bool found;
+	int err;
 
-	if (!list)
-		return;
-	for (i = list; i->if_index; i++) {
-		const char *digits = i->if_name + 3;
-
-		if (strncmp(i->if_name, "pxs", 3) || !*digits ||
-		    strspn(digits, "0123456789") != strlen(digits))
-			continue;
-		if (pxp_dp_cleanup_stale(NULL, i->if_name))
-			pxp_warn("could not remove the stale session netdev %s", i->if_name);
+	err = instance_clean_stale(iface, &found);
+	if (err)
+		return err == -EBUSY ? PXP_EXIT_LOCK : PXP_EXIT_FATAL;
+	if (instance_check_one_ac(iface))
+		return PXP_EXIT_LOCK;
+	instance_remove_ac_netdevs();
+	err = instance_record_init(&srv->record);
+	if (!err) {
+		snprintf(srv->record.role, sizeof(srv->record.role), "server");
+		srv->record.vlan_id = srv->o->common.vlan_id;
+		err = instance_record_write(iface, &srv->record);
 	}
-	if_freenameindex(list);
+	if (err) {
+		srv->record.pid = 0;
+		pxp_err("cannot record this instance in %s: %s", pxp_run_dir(), strerror(-err));
+		return PXP_EXIT_FATAL;
+	}
+	err = daemon_write_pid_file(iface);
+	if (err)
+		pxp_warn("cannot write %s/%s.pid: %s", pxp_run_dir(), iface, strerror(-err));
+	return PXP_EXIT_OK;
+}
+
+/* The WAN program in the record, for `down` after a crash (session netdevs go by name). */
+static void record_datapath(struct server *srv)
+{
+	struct instance_record *r = &srv->record;
+	int err;
+
+	pxp_dp_owned(srv->sh.dp, &r->dp);
+	r->dp.netdev[0] = '\0';
+	r->dp.netdev_ifindex = 0;
+	err = instance_record_write(srv->o->iface, r);
+	if (err)
+		pxp_warn("cannot record this instance in %s: %s", pxp_run_dir(), strerror(-err));
 }
 
 static int setup(struct server *srv)
@@ -705,6 +735,9 @@ static int setup(struct server *srv)
 		pxp_err("access concentrator on %s: %s", o->iface, strerror(-err));
 		return PXP_EXIT_OPTION;
 	}
+	code = claim_port(srv);
+	if (code != PXP_EXIT_OK)
+		return code;
 	if (o->common.ipv6) {
 		if (v6ac_open(&srv->v6, o, srv->sh.disc_sock.mac, &srv->sh.loop, srv->sh.nl,
 			      v6_find, srv)) {
@@ -713,11 +746,13 @@ static int setup(struct server *srv)
 		}
 		srv->v6_open = true;
 	}
-	remove_stale_session_netdevs();
-	/* The AC keeps no record of what it attached: a crashed AC's program goes by name. */
+	/* A program of a run that left no record (an older version's) goes by name. */
 	if (pxp_dp_cleanup_stale(o->iface, NULL))
 		return PXP_EXIT_DATAPATH;
-	return shell_attach_datapath(&srv->sh, &o->common, 0);
+	code = shell_attach_datapath(&srv->sh, &o->common, 0);
+	if (code == PXP_EXIT_OK)
+		record_datapath(srv);
+	return code;
 }
 
 static void teardown(struct server *srv)
@@ -739,6 +774,15 @@ static void teardown(struct server *srv)
 	if (srv->v6_open)
 		v6ac_close(&srv->v6);
 	secrets_free(&srv->secrets);
+	/*
+	 * The record and the pid file go once nothing they name is left, and before the
+	 * control socket: `down` returns when that is gone, with the run files gone too.
+	 */
+	shell_detach_datapath(&srv->sh);
+	if (srv->record.pid) {
+		instance_record_remove(srv->o->iface);
+		daemon_remove_pid_file(srv->o->iface, (long)getpid());
+	}
 	shell_close(&srv->sh);
 }
 

@@ -34,6 +34,7 @@ struct daemon_settings {
 	enum pxp_dp_mode mode;
 	unsigned int nr_cpus; /* spread decapsulation over CPUs 0..nr_cpus-1; 0 = off */
 	enum pxp_log_level log_level;
+	char logfile[PATH_MAX]; /* "" = none; opened by the CLI (pxp_log_open_file) */
 };
 
 /* The client: one session on one WAN port (`pppoe-xp up IFACE ...`). */
