@@ -151,7 +151,7 @@ pings_through_session() { # NS GUEST GUEST_SIDE_IP HOST_SIDE_IP
 kill_test_programs() { # NS
 	ip netns pids "$1" 2>/dev/null | while read -r pid; do
 		case $(cat "/proc/$pid/comm" 2>/dev/null) in
-		pppoe-xp | iperf3 | tcpdump | python3) kill -9 "$pid" 2>/dev/null ;;
+		pppoe-xp | iperf3 | tcpdump | python3 | dhcpcd) kill -9 "$pid" 2>/dev/null ;;
 		esac
 	done
 }

@@ -222,6 +222,56 @@ TEST(server_rejections)
 	CHECK_EQ(config_parse_server(ARGC(auth), auth, &o), -EINVAL);
 }
 
+TEST(server_ipv6_options)
+{
+	char *argv[] = { "server",
+			 "isp0",
+			 "--local",
+			 "10.0.0.1",
+			 "--pool",
+			 "10.0.0.0/24",
+			 "--ipv6",
+			 "--ipv6-pool",
+			 "2001:db8:1::/48",
+			 "--pd-pool",
+			 "2001:db8:100::/40,56",
+			 "--dns6",
+			 "2001:db8::53",
+			 "--ra-interval",
+			 "200",
+			 "--ra-managed",
+			 NULL };
+	char *no_ipv6[] = { "server",	   "isp0",	"--local",	    "10.0.0.1", "--pool",
+			    "10.0.0.0/24", "--pd-pool", "2001:db8::/40,56", NULL };
+	char *host_bits[] = { "server",	     "isp0",   "--local",     "10.0.0.1",	  "--pool",
+			      "10.0.0.0/24", "--ipv6", "--ipv6-pool", "2001:db8:1::1/48", NULL };
+	char *pd_short[] = { "server",	    "isp0",   "--local",   "10.0.0.1",	       "--pool",
+			     "10.0.0.0/24", "--ipv6", "--pd-pool", "2001:db8::/48,40", NULL };
+	char *pd_nolen[] = { "server",	    "isp0",   "--local",   "10.0.0.1",	    "--pool",
+			     "10.0.0.0/24", "--ipv6", "--pd-pool", "2001:db8::/48", NULL };
+	char *interval[] = { "server",	    "isp0",   "--local",       "10.0.0.1", "--pool",
+			     "10.0.0.0/24", "--ipv6", "--ra-interval", "3",	   NULL };
+	struct server_settings o;
+
+	CHECK_EQ(config_parse_server(ARGC(argv), argv, &o), 0);
+	CHECK_EQ(o.ipv6_pool_len, 48);
+	CHECK(o.ipv6_pool[0] == 0x20 && o.ipv6_pool[5] == 1 && o.ipv6_pool[6] == 0);
+	CHECK_EQ(o.pd_pool_len, 40);
+	CHECK_EQ(o.pd_len, 56);
+	CHECK_EQ(o.pd_pool[5], 0);
+	CHECK_EQ(o.pd_pool[4], 1);
+	CHECK_EQ(o.dns6_count, 1);
+	CHECK_EQ(o.dns6[0][15], 0x53);
+	CHECK_EQ(o.ra_interval_s, 200);
+	CHECK(o.ra_managed);
+	CHECK(!strcmp(o.pd_pool_text, "2001:db8:100::/40,56"));
+	CHECK_EQ(config_parse_server(ARGC(no_ipv6), no_ipv6, &o), -EINVAL);
+	CHECK_EQ(config_parse_server(ARGC(host_bits), host_bits, &o), -EINVAL);
+	CHECK_EQ(config_parse_server(ARGC(pd_short), pd_short, &o), -EINVAL);
+	CHECK_EQ(config_parse_server(ARGC(pd_nolen), pd_nolen, &o), -EINVAL);
+	CHECK_EQ(config_parse_server(ARGC(interval), interval, &o), -EINVAL);
+}
+
 /* up and server read the shared daemon options with one parser: the same values, the same errors.
  */
 TEST(daemon_options_shared)
@@ -463,6 +513,7 @@ int main(void)
 	RUN(up_rejections);
 	RUN(server_pool_skips_local_and_ends);
 	RUN(server_rejections);
+	RUN(server_ipv6_options);
 	RUN(daemon_options_shared);
 	RUN(small_parsers);
 	RUN(stats_options);

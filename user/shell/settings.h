@@ -81,6 +81,16 @@ struct server_settings {
 	char secrets_file[PATH_MAX];
 	unsigned int max_sessions;
 	uint32_t dns[PXP_MAX_DNS]; /* network order, 0 = unused */
+	/* IPv6 (with common.ipv6); a prefix length of 0 = not configured. */
+	uint8_t ipv6_pool[16]; /* one /64 of it per session, advertised for SLAAC */
+	uint8_t ipv6_pool_len;
+	uint8_t pd_pool[16]; /* one /pd_len of it per session, delegated by DHCPv6 */
+	uint8_t pd_pool_len, pd_len;
+	char ipv6_pool_text[64], pd_pool_text[64];
+	uint8_t dns6[PXP_MAX_DNS][16]; /* in RAs (RDNSS) and DHCPv6 */
+	unsigned int dns6_count;
+	unsigned int ra_interval_s; /* between unsolicited router advertisements */
+	bool ra_managed;	    /* the RA's M flag */
 };
 
 static inline void client_settings_wipe(struct client_settings *o)
