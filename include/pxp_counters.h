@@ -29,8 +29,10 @@
 	X(DROP_NOT_IP, "drop_not_ip", drop_malformed,                                  \
 	  "pxp0 sent something that is neither IPv4 nor IPv6")                         \
 	X(DROP_ADJUST, "drop_adjust", drop_other,                                      \
-	  "bpf_xdp_adjust_head/tail refused (no headroom)")                            \
+	  "bpf_xdp_adjust_head/tail (tc: skb helpers) refused")                        \
 	X(CPU_FALLBACK, "cpu_fallback", none,                                          \
-	  "CPU spreading found no cpumap entry: delivered locally")
+	  "CPU spreading found no cpumap entry: delivered locally")                    \
+	X(GSO_VIA_PEER, "gso_via_peer", none,                                          \
+	  "mode tc: GSO skbs left to pxp0's transmit, encapsulated per segment on the peer")
 
 #endif

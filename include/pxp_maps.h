@@ -7,7 +7,8 @@
  * Maps (declared in bpf/lib/pxp_maps.bpf.h, shared by both programs: userspace loads the
  * WAN object first and hands its map fds to the session object with bpf_map__reuse_fd):
  *   pxp_sessions  HASH  struct pxp_session_key -> struct pxp_session   (WAN ingress lookup)
- *   pxp_egress    HASH  __u32 hidden-peer ifindex -> struct pxp_session (egress lookup)
+ *   pxp_egress    HASH  __u32 hidden-peer ifindex -> struct pxp_session (egress lookup);
+ *                 mode tc also keys it by pxp0's own ifindex (its egress program's lookup)
  *   pxp_counters  PERCPU_ARRAY  __u32 rx queue -> struct pxp_counters
  *   pxp_config    ARRAY  __u32 0 -> struct pxp_config
  *   pxp_cpus      CPUMAP __u32 cpu -> queue + pxp_xdp_cpu (WAN object only), used when
@@ -30,6 +31,8 @@
 /* The program names userspace recognises a stale attachment by. */
 #define PXP_PROG_NAME_WAN     "pxp_xdp_wan"
 #define PXP_PROG_NAME_SESSION "pxp_xdp_session"
+#define PXP_PROG_NAME_TC_WAN  "pxp_tc_wan"
+#define PXP_PROG_NAME_TC_SESS "pxp_tc_session"
 
 /* Sessions are looked up by id and the peer's MAC: two ACs may hand out the same id. */
 struct pxp_session_key {
@@ -49,9 +52,10 @@ struct pxp_session {
 	__be16 session_id;
 	__u16 mtu; /* host order: the largest IP packet the session carries */
 	__u32 wan_ifindex;
-	__u32 peer_ifindex; /* the hidden peer: decapsulated frames are redirected into it */
-	__u16 vlan_tci;	    /* host order, pushed on encapsulated frames; 0 = untagged */
-	__u16 flags;	    /* PXP_SESSION_F_* */
+	__u32 peer_ifindex;   /* the hidden peer: decapsulated frames are redirected into it */
+	__u16 vlan_tci;	      /* host order, pushed on encapsulated frames; 0 = untagged */
+	__u16 flags;	      /* PXP_SESSION_F_* */
+	__u32 netdev_ifindex; /* pxp0: mode tc redirects decapsulated skbs into it */
 };
 
 /* Counter slots, per CPU and per RX queue: the rows of include/pxp_counters.h. */
@@ -84,7 +88,7 @@ struct pxp_config {
 };
 
 _Static_assert(sizeof(struct pxp_session_key) == 8, "session key is 8 bytes");
-_Static_assert(sizeof(struct pxp_session) == 40, "session record is 40 bytes");
+_Static_assert(sizeof(struct pxp_session) == 44, "session record is 44 bytes");
 _Static_assert(sizeof(struct pxp_counters) == 8 * PXP_CNT__MAX, "counters are u64 slots");
 _Static_assert(sizeof(struct pxp_config) == 16, "config is 16 bytes");
 
