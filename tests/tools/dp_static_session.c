@@ -4,7 +4,7 @@
  * Both ends of a test topology run it with mirrored MACs and the same session id.
  *
  *   dp_static_session up --wan IF --sid N --peer-mac MAC [--ifname NAME] [--mtu N]
- *                        [--mode auto|xdp|generic|afxdp] [--vlan VID] [--vlan-pcp 0..7]
+ *                        [--mode auto|xdp|generic|afxdp|tc] [--vlan VID] [--vlan-pcp 0..7]
  *                        [--cpus N] [--mtu-on-usr1 N] [--no-mss-clamp]
  *       attach, add the session, print "ready IFINDEX MODE", hold until SIGTERM/SIGINT,
  *       then detach everything; on SIGUSR1 set the session MTU to N (prints "mtu N: ok")

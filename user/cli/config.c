@@ -200,7 +200,7 @@ static const char *list_separator(unsigned int i, unsigned int n)
 
 static int parse_mode(const char *s, enum pxp_dp_mode *mode)
 {
-	char why[64] = "must be ";
+	char why[80] = "must be ";
 	size_t len;
 
 	if (!pxp_dp_mode_parse(s, mode))
@@ -226,8 +226,9 @@ static int parse_cpus(const char *s, unsigned int *nr_cpus)
 /* The AF_XDP engine spreads by its own per-queue workers; the cpumap serves xdp and generic. */
 static int check_cpus_mode(unsigned int nr_cpus, enum pxp_dp_mode mode)
 {
-	if (nr_cpus && mode == PXP_DP_AFXDP) {
-		pxp_err("--cpus %u: for modes xdp and generic (afxdp has its per-queue workers)",
+	if (nr_cpus && (mode == PXP_DP_AFXDP || mode == PXP_DP_TC)) {
+		pxp_err("--cpus %u: for modes xdp and generic (afxdp has its per-queue workers, "
+			"tc has no cpumap)",
 			nr_cpus);
 		return -EINVAL;
 	}
@@ -283,7 +284,8 @@ static const struct cli_option daemon_options[] = {
 	{ "ipv6", OPT_IPV6, NULL, "run IPv6CP as well", NULL },
 	{ "vlan", 'v', "ID", "802.1Q tag on IFACE, 1 to " CLI_STR(MAX_VLAN_ID), "untagged" },
 	{ "mode", OPT_MODE, "M",
-	  "data path: auto, xdp (native XDP), afxdp (AF_XDP engine) or generic (skb-mode XDP)",
+	  "data path: auto, xdp (native XDP), afxdp (AF_XDP engine), generic (skb-mode XDP) or "
+	  "tc (tc programs on the skb, no XDP)",
 	  "auto" },
 	{ "cpus", OPT_CPUS, "N",
 	  "software RSS: decapsulate on CPUs 0..N-1 by the inner flow hash (modes xdp and "

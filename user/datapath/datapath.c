@@ -17,6 +17,7 @@
 
 #include "datapath.h"
 #include "dp_load.h"
+#include "dp_tc.h"
 #include "engine.h"
 #include "log.h"
 #include "pppoe_wire.h"
@@ -33,6 +34,8 @@ struct dp_session {
 	struct pxp_netdev nd;
 	struct pxp_session rec;
 	struct pxp_session_key key;
+	struct pxp_tc_att tc_egress; /* mode tc: pxp0's egress */
+	struct pxp_tc_att tc_peer;   /* mode tc: the hidden peer's ingress (GSO skbs' way) */
 };
 
 struct pxp_dp {
@@ -44,7 +47,8 @@ struct pxp_dp {
 	bool vlan_strip_was_on; /* rx-vlan-offload turned off for a tagged session */
 	uint16_t nr_cpus;	/* CPU spreading over CPUs 0..nr_cpus-1; 0 = off */
 	struct pxp_dp_progs progs;
-	__u32 wan_prog_id; /* what pxp_dp_owned() records: the program we attached */
+	struct pxp_tc_att wan_tc; /* mode tc: the WAN's ingress */
+	__u32 wan_prog_id;	  /* what pxp_dp_owned() records: the program we attached */
 	struct dp_session *sessions;
 	unsigned int nr_sessions;
 	struct engine *engine;
@@ -52,10 +56,8 @@ struct pxp_dp {
 
 /* The modes' names, once: status, logs and --mode all use these. */
 static const char *const mode_names[PXP_DP__MODES] = {
-	[PXP_DP_AUTO] = "auto",
-	[PXP_DP_XDP] = "xdp",
-	[PXP_DP_AFXDP] = "afxdp",
-	[PXP_DP_GENERIC] = "generic",
+	[PXP_DP_AUTO] = "auto",	      [PXP_DP_XDP] = "xdp", [PXP_DP_AFXDP] = "afxdp",
+	[PXP_DP_GENERIC] = "generic", [PXP_DP_TC] = "tc",
 };
 
 const char *pxp_dp_mode_name(enum pxp_dp_mode mode)
@@ -150,7 +152,11 @@ int pxp_dp_cleanup_stale(const char *wan_ifname, const char *session_ifname)
 	if (wan_ifname) {
 		ifindex = (int)if_nametoindex(wan_ifname);
 		if (ifindex) {
-			err = detach_ours(ifindex, PXP_PROG_NAME_WAN, 0);
+			err = pxp_tc_detach_stale(ifindex, true, PXP_PROG_NAME_TC_WAN, 0);
+			if (err > 0)
+				pxp_warn("removed a stale %s filter from %s", PXP_PROG_NAME_TC_WAN,
+					 wan_ifname);
+			err = err < 0 ? err : detach_ours(ifindex, PXP_PROG_NAME_WAN, 0);
 			if (err > 0)
 				pxp_warn("removed a stale %s program from %s", PXP_PROG_NAME_WAN,
 					 wan_ifname);
@@ -206,6 +212,14 @@ int pxp_dp_remove_owned(const struct pxp_dp_owned *o)
 		ret = detach_ours(o->wan_ifindex, PXP_PROG_NAME_WAN, o->wan_prog_id);
 		if (ret > 0)
 			pxp_info("detached XDP program %u from ifindex %d", o->wan_prog_id,
+				 o->wan_ifindex);
+		else if (ret < 0 && ret != -ENODEV)
+			err = ret;
+		/* Mode tc: a clsact filter outlives its daemon (a tcx link does not). */
+		ret = pxp_tc_detach_stale(o->wan_ifindex, true, PXP_PROG_NAME_TC_WAN,
+					  o->wan_prog_id);
+		if (ret > 0)
+			pxp_info("detached tc program %u from ifindex %d", o->wan_prog_id,
 				 o->wan_ifindex);
 		else if (ret < 0 && ret != -ENODEV)
 			err = ret;
@@ -286,7 +300,8 @@ int pxp_dp_attach(struct pxp_dp **dpp, const char *wan_ifname, enum pxp_dp_mode 
 		pxp_err("WAN port %s: %s", wan_ifname, strerror(-err));
 		goto free_dp;
 	}
-	if (vlan_id) {
+	/* tc sees the tag the stack moved out of the frame; XDP sees only what is in it. */
+	if (vlan_id && mode != PXP_DP_TC) {
 		err = pxp_wan_set_vlan_strip(wan_ifname, false, &dp->vlan_strip_was_on);
 		if (err) {
 			pxp_err("WAN port %s strips VLAN tags before XDP sees them, and turning "
@@ -306,6 +321,20 @@ int pxp_dp_attach(struct pxp_dp **dpp, const char *wan_ifname, enum pxp_dp_mode 
 	err = write_config(dp, false);
 	if (err)
 		goto destroy_progs;
+	if (mode == PXP_DP_TC) {
+		err = pxp_tc_attach(dp->wan.ifindex, true, pxp_dp_fd_prog_tc_wan(&dp->progs),
+				    &dp->wan_tc);
+		if (err) {
+			pxp_err("attaching tc ingress to %s: %s%s", wan_ifname, strerror(-err),
+				err == -EEXIST ? " (a filter of a crashed run is there)" : "");
+			goto destroy_progs;
+		}
+		dp->wan_prog_id = dp->wan_tc.prog_id;
+		dp->mode = PXP_DP_TC;
+		pxp_info("data path on %s: tc (%s)", wan_ifname, pxp_tc_kind(&dp->wan_tc));
+		*dpp = dp;
+		return 0;
+	}
 	err = attach_wan(dp, mode);
 	if (err) {
 		pxp_err("attaching XDP to %s: %s%s", wan_ifname, strerror(-err),
@@ -335,6 +364,19 @@ free_dp:
 	return err;
 }
 
+/* Rewrite a session's record under every key it has (ds->rec changed). */
+static int update_records(struct pxp_dp *dp, const struct dp_session *ds)
+{
+	__u32 peer_key = ds->rec.peer_ifindex, netdev_key = ds->rec.netdev_ifindex;
+
+	if (bpf_map_update_elem(pxp_dp_fd_egress(&dp->progs), &peer_key, &ds->rec, BPF_EXIST) ||
+	    (dp->mode == PXP_DP_TC &&
+	     bpf_map_update_elem(pxp_dp_fd_egress(&dp->progs), &netdev_key, &ds->rec, BPF_EXIST)) ||
+	    bpf_map_update_elem(pxp_dp_fd_sessions(&dp->progs), &ds->key, &ds->rec, BPF_EXIST))
+		return -errno;
+	return 0;
+}
+
 int pxp_dp_set_vlan_pcp(struct pxp_dp *dp, uint8_t pcp)
 {
 	int err;
@@ -347,14 +389,9 @@ int pxp_dp_set_vlan_pcp(struct pxp_dp *dp, uint8_t pcp)
 	err = write_config(dp, dp->engine != NULL);
 	for (unsigned int i = 0; i < dp->nr_sessions && !err; i++) {
 		struct dp_session *ds = &dp->sessions[i];
-		__u32 peer_key = ds->rec.peer_ifindex;
 
 		ds->rec.vlan_tci = dp->vlan_tci;
-		if (bpf_map_update_elem(pxp_dp_fd_egress(&dp->progs), &peer_key, &ds->rec,
-					BPF_EXIST) ||
-		    bpf_map_update_elem(pxp_dp_fd_sessions(&dp->progs), &ds->key, &ds->rec,
-					BPF_EXIST))
-			err = -errno;
+		err = update_records(dp, ds);
 	}
 	return err;
 }
@@ -374,8 +411,9 @@ int pxp_dp_set_cpu_spread(struct pxp_dp *dp, unsigned int nr_cpus)
 			PXP_MAX_CPUS);
 		return -EINVAL;
 	}
-	if (dp->mode == PXP_DP_AFXDP && nr_cpus) {
-		pxp_err("CPU spreading is for modes xdp and generic; afxdp has its own workers");
+	if ((dp->mode == PXP_DP_AFXDP || dp->mode == PXP_DP_TC) && nr_cpus) {
+		pxp_err("CPU spreading is for modes xdp and generic, not %s",
+			pxp_dp_mode_name(dp->mode));
 		return -EINVAL;
 	}
 	for (__u32 cpu = 0; cpu < nr_cpus; cpu++) {
@@ -436,6 +474,33 @@ static int check_session_mtu(const struct pxp_dp *dp, unsigned int mtu)
 	return -EINVAL;
 }
 
+/* pxp0's egress key in pxp_egress (mode tc): its own ifindex, beside the hidden peer's. */
+static void detach_session_tc(struct pxp_dp *dp, struct dp_session *ds)
+{
+	__u32 key = (__u32)ds->nd.ifindex;
+
+	if (dp->mode != PXP_DP_TC)
+		return;
+	pxp_tc_detach(&ds->tc_egress);
+	pxp_tc_detach(&ds->tc_peer);
+	bpf_map_delete_elem(pxp_dp_fd_egress(&dp->progs), &key);
+}
+
+static int attach_session_tc(struct pxp_dp *dp, struct dp_session *ds)
+{
+	int fd = pxp_dp_fd_prog_tc_session(&dp->progs), err;
+	__u32 key = (__u32)ds->nd.ifindex;
+
+	err = pxp_netdev_no_segmentation_offload(&ds->nd);
+	if (bpf_map_update_elem(pxp_dp_fd_egress(&dp->progs), &key, &ds->rec, BPF_NOEXIST))
+		err = err ?: -errno;
+	err = err ?: pxp_tc_attach(ds->nd.peer_ifindex, true, fd, &ds->tc_peer);
+	err = err ?: pxp_tc_attach(ds->nd.ifindex, false, fd, &ds->tc_egress);
+	if (err)
+		detach_session_tc(dp, ds);
+	return err;
+}
+
 int pxp_dp_session_add(struct pxp_dp *dp, const struct pxp_dp_session *s, int *ifindex)
 {
 	struct dp_session *grown, *ds;
@@ -479,6 +544,7 @@ int pxp_dp_session_add(struct pxp_dp *dp, const struct pxp_dp_session *s, int *i
 	ds->rec.mtu = s->mtu;
 	ds->rec.wan_ifindex = (__u32)dp->wan.ifindex;
 	ds->rec.peer_ifindex = (__u32)ds->nd.peer_ifindex;
+	ds->rec.netdev_ifindex = (__u32)ds->nd.ifindex;
 	ds->rec.vlan_tci = dp->vlan_tci;
 	ds->rec.flags = s->mss_clamp ? PXP_SESSION_F_MSS_CLAMP : 0;
 	ds->key.session_id = ds->rec.session_id;
@@ -490,9 +556,13 @@ int pxp_dp_session_add(struct pxp_dp *dp, const struct pxp_dp_session *s, int *i
 		err = -errno;
 		goto delete_netdev;
 	}
-	err = attach_prog(ds->nd.peer_ifindex, pxp_dp_fd_prog_session(&dp->progs), dp->xdp_flags);
+	if (dp->mode == PXP_DP_TC)
+		err = attach_session_tc(dp, ds);
+	else
+		err = attach_prog(ds->nd.peer_ifindex, pxp_dp_fd_prog_session(&dp->progs),
+				  dp->xdp_flags);
 	if (err) {
-		pxp_err("attaching XDP to %s: %s", ds->nd.peer_name, strerror(-err));
+		pxp_err("attaching the session program to %s: %s", ds->nd.name, strerror(-err));
 		goto delete_egress;
 	}
 	err = pxp_netdev_up(&ds->nd);
@@ -517,6 +587,7 @@ stop_engine:
 	dp->engine = NULL;
 	write_config(dp, false);
 delete_egress:
+	detach_session_tc(dp, ds);
 	bpf_map_delete_elem(pxp_dp_fd_egress(&dp->progs), &peer_key);
 delete_netdev:
 	pxp_netdev_delete(ds->nd.name, ds->nd.ifindex);
@@ -526,7 +597,6 @@ delete_netdev:
 int pxp_dp_session_set_mtu(struct pxp_dp *dp, uint16_t session_id, uint16_t mtu)
 {
 	struct dp_session *ds = find_session(dp, session_id);
-	__u32 peer_key;
 	int err;
 
 	if (!ds)
@@ -538,10 +608,9 @@ int pxp_dp_session_set_mtu(struct pxp_dp *dp, uint16_t session_id, uint16_t mtu)
 	if (err)
 		return err;
 	ds->rec.mtu = mtu;
-	peer_key = ds->rec.peer_ifindex;
-	if (bpf_map_update_elem(pxp_dp_fd_egress(&dp->progs), &peer_key, &ds->rec, BPF_EXIST) ||
-	    bpf_map_update_elem(pxp_dp_fd_sessions(&dp->progs), &ds->key, &ds->rec, BPF_EXIST))
-		return -errno;
+	err = update_records(dp, ds);
+	if (err)
+		return err;
 	if (dp->engine)
 		return engine_set_mtu(dp->engine, mtu);
 	return 0;
@@ -563,6 +632,7 @@ int pxp_dp_session_del(struct pxp_dp *dp, uint16_t session_id)
 		dp->engine = NULL;
 	}
 	detach_ours(ds->nd.peer_ifindex, PXP_PROG_NAME_SESSION, 0);
+	detach_session_tc(dp, ds);
 	peer_key = ds->rec.peer_ifindex;
 	bpf_map_delete_elem(pxp_dp_fd_egress(&dp->progs), &peer_key);
 	err = pxp_netdev_delete(ds->nd.name, ds->nd.ifindex);
@@ -578,7 +648,10 @@ void pxp_dp_detach(struct pxp_dp *dp)
 		return;
 	while (dp->nr_sessions)
 		pxp_dp_session_del(dp, ntohs(dp->sessions[0].rec.session_id));
-	detach_ours(dp->wan.ifindex, PXP_PROG_NAME_WAN, dp->wan_prog_id);
+	if (dp->mode == PXP_DP_TC)
+		pxp_tc_detach(&dp->wan_tc);
+	else
+		detach_ours(dp->wan.ifindex, PXP_PROG_NAME_WAN, dp->wan_prog_id);
 	if (dp->vlan_strip_was_on)
 		pxp_wan_set_vlan_strip(dp->wan_name, true, NULL);
 	pxp_dp_progs_destroy(&dp->progs);

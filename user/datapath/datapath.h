@@ -24,6 +24,7 @@ enum pxp_dp_mode {
 	PXP_DP_XDP,	/* native XDP decap/encap in the kernel */
 	PXP_DP_AFXDP,	/* AF_XDP sockets and the userspace engine */
 	PXP_DP_GENERIC, /* skb-mode XDP, for drivers without native XDP */
+	PXP_DP_TC,	/* tc programs on the skb, no XDP anywhere (stock OpenWrt kernels) */
 	PXP_DP__MODES,	/* how many there are */
 };
 

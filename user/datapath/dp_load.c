@@ -11,6 +11,7 @@
 #include <bpf/libbpf.h>
 
 #include "dp_load.h"
+#include "dp_tc.h"
 #include "pxp_maps.h"
 #include "tc_session.skel.h"
 #include "tc_wan.skel.h"
@@ -203,15 +204,15 @@ static int prog_map_by_name(int prog_fd, const char *name)
 int pxp_dp_counters_fd_of_wan(int ifindex)
 {
 	LIBBPF_OPTS(bpf_xdp_query_opts, q);
-	__u32 ids[2];
-	int err;
+	__u32 ids[16];
+	int n = 0;
 
-	err = bpf_xdp_query(ifindex, 0, &q);
-	if (err)
-		return err;
-	ids[0] = q.drv_prog_id;
-	ids[1] = q.skb_prog_id;
-	for (int i = 0; i < 2; i++) {
+	if (!bpf_xdp_query(ifindex, 0, &q)) {
+		ids[n++] = q.drv_prog_id;
+		ids[n++] = q.skb_prog_id;
+	}
+	n += pxp_tc_prog_ids(ifindex, true, ids + n, (unsigned int)(16 - n));
+	for (int i = 0; i < n; i++) {
 		struct bpf_prog_info info = { 0 };
 		__u32 len = sizeof(info);
 		int prog_fd, fd;
@@ -223,7 +224,8 @@ int pxp_dp_counters_fd_of_wan(int ifindex)
 			continue;
 		fd = -ENOENT;
 		if (!bpf_obj_get_info_by_fd(prog_fd, &info, &len) &&
-		    !strcmp(info.name, PXP_PROG_NAME_WAN))
+		    (!strcmp(info.name, PXP_PROG_NAME_WAN) ||
+		     !strcmp(info.name, PXP_PROG_NAME_TC_WAN)))
 			fd = prog_map_by_name(prog_fd, "pxp_counters");
 		close(prog_fd);
 		if (fd >= 0)

@@ -47,8 +47,8 @@ struct pxp_counters;
 /* The counters of one RX queue, summed over CPUs. */
 int pxp_dp_read_counters(int counters_fd, unsigned int queue, struct pxp_counters *sum);
 /*
- * An fd of the counters map of the WAN program attached to ifindex (whoever attached it:
- * the daemon or a test tool). Returns the fd, or -ENOENT if none of ours is attached.
+ * An fd of the counters map of the WAN program (XDP or tc) attached to ifindex (whoever
+ * attached it: the daemon or a test tool). Returns the fd, or -ENOENT if none of ours is attached.
  */
 int pxp_dp_counters_fd_of_wan(int ifindex);
 /* A counter's name for reports, e.g. "drop_too_big". */
