@@ -4,7 +4,7 @@
 # Host-kernel cases on lan - router - isp - net (tests/netns/lib.sh topo_create):
 #   ceiling           plain routing + NAT over an Ethernet WAN with TSO/GSO off
 #   pppoe-xp-MODE     pppoe-xp server at isp, pppoe-xp client at router, data path MODE
-#                     (xdp, afxdp, generic); NAT out of pxp0
+#                     (xdp, afxdp, generic, tc); NAT out of pxp0
 #   veth-hop          the ceiling routed through a veth pair at the router as through pxp0,
 #                     with XDP on its hidden end and on the WAN port that only rewrites the
 #                     Ethernet addresses and redirects (bench/veth_hop.bpf.c): no PPPoE, no
@@ -12,7 +12,7 @@
 # All topologies stay up together so that measurements interleave: drift from the other
 # jobs on this shared machine then falls on every case alike.
 
-HOST_CASES=(ceiling veth-hop pppoe-xp-xdp pppoe-xp-afxdp pppoe-xp-generic)
+HOST_CASES=(ceiling veth-hop pppoe-xp-xdp pppoe-xp-afxdp pppoe-xp-generic pppoe-xp-tc)
 BENCH_VETH_HOP=$PXP_ROOT/build/bench/veth_hop
 HOST_USER=pxbench
 HOST_PASSWORD=pxb-secret-$$

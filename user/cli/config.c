@@ -214,6 +214,13 @@ static int parse_mode(const char *s, enum pxp_dp_mode *mode)
 	return bad("--mode", s, why);
 }
 
+static int parse_half(const char *opt, const char *s, enum pxp_dp_half *half)
+{
+	if (!pxp_dp_half_parse(s, half) && *half != PXP_DP_HALF_DEFAULT)
+		return 0;
+	return bad(opt, s, "must be xdp or tc");
+}
+
 static int parse_cpus(const char *s, unsigned int *nr_cpus)
 {
 	if (config_parse_uint(s, 1, PXP_MAX_CPUS, nr_cpus)) {
@@ -224,12 +231,20 @@ static int parse_cpus(const char *s, unsigned int *nr_cpus)
 }
 
 /* The AF_XDP engine spreads by its own per-queue workers; the cpumap serves xdp and generic. */
-static int check_cpus_mode(unsigned int nr_cpus, enum pxp_dp_mode mode)
+static int check_mode_options(const struct daemon_settings *d)
 {
-	if (nr_cpus && (mode == PXP_DP_AFXDP || mode == PXP_DP_TC)) {
-		pxp_err("--cpus %u: for modes xdp and generic (afxdp has its per-queue workers, "
-			"tc has no cpumap)",
-			nr_cpus);
+	bool xdp_rx = d->rx_half == PXP_DP_HALF_XDP ||
+		      (d->rx_half == PXP_DP_HALF_DEFAULT && d->mode != PXP_DP_TC);
+
+	if (d->nr_cpus && (d->mode == PXP_DP_AFXDP || !xdp_rx)) {
+		pxp_err("--cpus %u: for modes xdp and generic with XDP receiving (afxdp has its "
+			"per-queue workers, tc has no cpumap)",
+			d->nr_cpus);
+		return -EINVAL;
+	}
+	if (d->mode == PXP_DP_AFXDP &&
+	    (d->rx_half != PXP_DP_HALF_DEFAULT || d->tx_half != PXP_DP_HALF_DEFAULT)) {
+		pxp_err("--rx/--tx: mode afxdp runs both halves in its engine");
 		return -EINVAL;
 	}
 	return 0;
@@ -264,6 +279,8 @@ enum {
 	OPT_WATCH,
 	OPT_INTERVAL,
 	OPT_CPUS,
+	OPT_RX,
+	OPT_TX,
 };
 
 /* Defaults help shows that are kept in milliseconds. */
@@ -287,6 +304,14 @@ static const struct cli_option daemon_options[] = {
 	  "data path: auto, xdp (native XDP), afxdp (AF_XDP engine), generic (skb-mode XDP) or "
 	  "tc (tc programs on the skb, no XDP)",
 	  "auto" },
+	{ "rx", OPT_RX, "H",
+	  "the receive half's programs, for measuring every combination: xdp (decapsulate in "
+	  "XDP) or tc (in tc ingress)",
+	  "the mode's" },
+	{ "tx", OPT_TX, "H",
+	  "the transmit half's programs: xdp (encapsulate in XDP on pxp0's hidden peer) or tc "
+	  "(in tc egress on pxp0)",
+	  "the mode's" },
 	{ "cpus", OPT_CPUS, "N",
 	  "software RSS: decapsulate on CPUs 0..N-1 by the inner flow hash (modes xdp and "
 	  "generic)",
@@ -396,6 +421,10 @@ static int parse_daemon_option(int c, const char *arg, struct daemon_settings *d
 		return parse_mode(arg, &d->mode);
 	case OPT_CPUS:
 		return parse_cpus(arg, &d->nr_cpus);
+	case OPT_RX:
+		return parse_half("--rx", arg, &d->rx_half);
+	case OPT_TX:
+		return parse_half("--tx", arg, &d->tx_half);
 	case 'f':
 		d->foreground = true;
 		return 0;
@@ -413,7 +442,7 @@ static int finish_daemon_options(int argc, char **argv, char iface[IF_NAMESIZE],
 {
 	int err = take_iface(argc, argv, iface, false);
 
-	return err ?: check_cpus_mode(d->nr_cpus, d->mode);
+	return err ?: check_mode_options(d);
 }
 
 int config_parse_up(int argc, char **argv, struct client_settings *o)

@@ -40,7 +40,8 @@ struct dp_session {
 
 struct pxp_dp {
 	enum pxp_dp_mode mode;
-	__u32 xdp_flags; /* XDP_FLAGS_DRV_MODE or XDP_FLAGS_SKB_MODE */
+	enum pxp_dp_half rx, tx; /* resolved: never PXP_DP_HALF_DEFAULT */
+	__u32 xdp_flags;	 /* XDP_FLAGS_DRV_MODE or XDP_FLAGS_SKB_MODE */
 	struct pxp_wan_info wan;
 	char wan_name[IF_NAMESIZE];
 	uint16_t vlan_tci;
@@ -59,6 +60,45 @@ static const char *const mode_names[PXP_DP__MODES] = {
 	[PXP_DP_AUTO] = "auto",	      [PXP_DP_XDP] = "xdp", [PXP_DP_AFXDP] = "afxdp",
 	[PXP_DP_GENERIC] = "generic", [PXP_DP_TC] = "tc",
 };
+
+/* The halves' names, once; "default" stands for the mode's choice. */
+static const char *const half_names[PXP_DP__HALVES] = {
+	[PXP_DP_HALF_DEFAULT] = "default",
+	[PXP_DP_HALF_XDP] = "xdp",
+	[PXP_DP_HALF_TC] = "tc",
+};
+
+const char *pxp_dp_half_name(enum pxp_dp_half half)
+{
+	return (unsigned int)half < PXP_DP__HALVES ? half_names[half] : "unknown";
+}
+
+int pxp_dp_half_parse(const char *name, enum pxp_dp_half *half)
+{
+	for (unsigned int i = 0; i < PXP_DP__HALVES; i++) {
+		if (!strcmp(name, half_names[i])) {
+			*half = (enum pxp_dp_half)i;
+			return 0;
+		}
+	}
+	return -EINVAL;
+}
+
+void pxp_dp_halves_text(const struct pxp_dp *dp, char *buf, size_t len)
+{
+	const char *xdp = dp->xdp_flags == XDP_FLAGS_SKB_MODE ? "generic" : "native";
+
+	if (dp->mode == PXP_DP_AFXDP) {
+		snprintf(buf, len, "rx afxdp, tx afxdp");
+		return;
+	}
+	snprintf(buf, len, "rx %s (%s), tx %s (%s)", pxp_dp_half_name(dp->rx),
+		 dp->rx == PXP_DP_HALF_TC ? pxp_tc_kind(&dp->wan_tc) : xdp,
+		 pxp_dp_half_name(dp->tx),
+		 dp->tx == PXP_DP_HALF_TC
+			 ? (dp->nr_sessions ? pxp_tc_kind(&dp->sessions[0].tc_egress) : "tc")
+			 : xdp);
+}
 
 const char *pxp_dp_mode_name(enum pxp_dp_mode mode)
 {
@@ -280,10 +320,38 @@ static int attach_wan(struct pxp_dp *dp, enum pxp_dp_mode mode)
 int pxp_dp_attach(struct pxp_dp **dpp, const char *wan_ifname, enum pxp_dp_mode mode,
 		  uint16_t vlan_id)
 {
+	return pxp_dp_attach_halves(dpp, wan_ifname, mode, PXP_DP_HALF_DEFAULT, PXP_DP_HALF_DEFAULT,
+				    vlan_id);
+}
+
+static void log_attached(const struct pxp_dp *dp)
+{
+	char halves[64];
+
+	pxp_dp_halves_text(dp, halves, sizeof(halves));
+	pxp_info("data path on %s: %s (%s)", dp->wan_name, pxp_dp_mode_name(dp->mode), halves);
+}
+
+static enum pxp_dp_half resolve_half(enum pxp_dp_half half, enum pxp_dp_mode mode)
+{
+	if (half != PXP_DP_HALF_DEFAULT)
+		return half;
+	return mode == PXP_DP_TC ? PXP_DP_HALF_TC : PXP_DP_HALF_XDP;
+}
+
+int pxp_dp_attach_halves(struct pxp_dp **dpp, const char *wan_ifname, enum pxp_dp_mode mode,
+			 enum pxp_dp_half rx, enum pxp_dp_half tx, uint16_t vlan_id)
+{
 	struct pxp_dp *dp;
 	int err;
 
 	*dpp = NULL;
+	if (mode == PXP_DP_AFXDP && (rx != PXP_DP_HALF_DEFAULT || tx != PXP_DP_HALF_DEFAULT)) {
+		pxp_err("mode afxdp runs both halves in its engine: no --rx/--tx");
+		return -EINVAL;
+	}
+	if ((unsigned int)rx >= PXP_DP__HALVES || (unsigned int)tx >= PXP_DP__HALVES)
+		return -EINVAL;
 	if (vlan_id > 4094) {
 		pxp_err("vlan %u is out of range 0..4094", vlan_id);
 		return -EINVAL;
@@ -295,13 +363,17 @@ int pxp_dp_attach(struct pxp_dp **dpp, const char *wan_ifname, enum pxp_dp_mode 
 		return -ENOMEM;
 	snprintf(dp->wan_name, sizeof(dp->wan_name), "%s", wan_ifname);
 	dp->vlan_tci = vlan_id;
+	dp->rx = resolve_half(rx, mode);
+	dp->tx = resolve_half(tx, mode);
+	/* The XDP flavour of an XDP half that the WAN's attachment does not settle. */
+	dp->xdp_flags = mode == PXP_DP_GENERIC ? XDP_FLAGS_SKB_MODE : XDP_FLAGS_DRV_MODE;
 	err = pxp_wan_info_get(wan_ifname, &dp->wan);
 	if (err) {
 		pxp_err("WAN port %s: %s", wan_ifname, strerror(-err));
 		goto free_dp;
 	}
 	/* tc sees the tag the stack moved out of the frame; XDP sees only what is in it. */
-	if (vlan_id && mode != PXP_DP_TC) {
+	if (vlan_id && dp->rx == PXP_DP_HALF_XDP) {
 		err = pxp_wan_set_vlan_strip(wan_ifname, false, &dp->vlan_strip_was_on);
 		if (err) {
 			pxp_err("WAN port %s strips VLAN tags before XDP sees them, and turning "
@@ -321,7 +393,7 @@ int pxp_dp_attach(struct pxp_dp **dpp, const char *wan_ifname, enum pxp_dp_mode 
 	err = write_config(dp, false);
 	if (err)
 		goto destroy_progs;
-	if (mode == PXP_DP_TC) {
+	if (dp->rx == PXP_DP_HALF_TC) {
 		err = pxp_tc_attach(dp->wan.ifindex, true, pxp_dp_fd_prog_tc_wan(&dp->progs),
 				    &dp->wan_tc);
 		if (err) {
@@ -330,12 +402,14 @@ int pxp_dp_attach(struct pxp_dp **dpp, const char *wan_ifname, enum pxp_dp_mode 
 			goto destroy_progs;
 		}
 		dp->wan_prog_id = dp->wan_tc.prog_id;
-		dp->mode = PXP_DP_TC;
-		pxp_info("data path on %s: tc (%s)", wan_ifname, pxp_tc_kind(&dp->wan_tc));
+		dp->mode = mode != PXP_DP_AUTO	      ? mode
+			   : dp->tx == PXP_DP_HALF_TC ? PXP_DP_TC
+						      : PXP_DP_XDP;
+		log_attached(dp);
 		*dpp = dp;
 		return 0;
 	}
-	err = attach_wan(dp, mode);
+	err = attach_wan(dp, mode == PXP_DP_TC ? PXP_DP_XDP : mode);
 	if (err) {
 		pxp_err("attaching XDP to %s: %s%s", wan_ifname, strerror(-err),
 			err == -EBUSY || err == -EEXIST ? " (another XDP program is attached)"
@@ -345,11 +419,11 @@ int pxp_dp_attach(struct pxp_dp **dpp, const char *wan_ifname, enum pxp_dp_mode 
 	err = prog_id(pxp_dp_fd_prog_wan(&dp->progs), &dp->wan_prog_id);
 	if (err)
 		goto detach_wan;
-	if (mode == PXP_DP_AFXDP)
-		dp->mode = PXP_DP_AFXDP;
+	if (mode == PXP_DP_AFXDP || mode == PXP_DP_TC)
+		dp->mode = mode;
 	else
 		dp->mode = dp->xdp_flags == XDP_FLAGS_DRV_MODE ? PXP_DP_XDP : PXP_DP_GENERIC;
-	pxp_info("data path on %s: %s", wan_ifname, pxp_dp_mode_name(dp->mode));
+	log_attached(dp);
 	*dpp = dp;
 	return 0;
 
@@ -370,7 +444,7 @@ static int update_records(struct pxp_dp *dp, const struct dp_session *ds)
 	__u32 peer_key = ds->rec.peer_ifindex, netdev_key = ds->rec.netdev_ifindex;
 
 	if (bpf_map_update_elem(pxp_dp_fd_egress(&dp->progs), &peer_key, &ds->rec, BPF_EXIST) ||
-	    (dp->mode == PXP_DP_TC &&
+	    (dp->tx == PXP_DP_HALF_TC &&
 	     bpf_map_update_elem(pxp_dp_fd_egress(&dp->progs), &netdev_key, &ds->rec, BPF_EXIST)) ||
 	    bpf_map_update_elem(pxp_dp_fd_sessions(&dp->progs), &ds->key, &ds->rec, BPF_EXIST))
 		return -errno;
@@ -411,8 +485,8 @@ int pxp_dp_set_cpu_spread(struct pxp_dp *dp, unsigned int nr_cpus)
 			PXP_MAX_CPUS);
 		return -EINVAL;
 	}
-	if ((dp->mode == PXP_DP_AFXDP || dp->mode == PXP_DP_TC) && nr_cpus) {
-		pxp_err("CPU spreading is for modes xdp and generic, not %s",
+	if ((dp->mode == PXP_DP_AFXDP || dp->rx != PXP_DP_HALF_XDP) && nr_cpus) {
+		pxp_err("CPU spreading needs XDP receiving in mode xdp or generic, not %s",
 			pxp_dp_mode_name(dp->mode));
 		return -EINVAL;
 	}
@@ -479,7 +553,7 @@ static void detach_session_tc(struct pxp_dp *dp, struct dp_session *ds)
 {
 	__u32 key = (__u32)ds->nd.ifindex;
 
-	if (dp->mode != PXP_DP_TC)
+	if (dp->tx != PXP_DP_HALF_TC)
 		return;
 	pxp_tc_detach(&ds->tc_egress);
 	pxp_tc_detach(&ds->tc_peer);
@@ -556,7 +630,7 @@ int pxp_dp_session_add(struct pxp_dp *dp, const struct pxp_dp_session *s, int *i
 		err = -errno;
 		goto delete_netdev;
 	}
-	if (dp->mode == PXP_DP_TC)
+	if (dp->tx == PXP_DP_HALF_TC)
 		err = attach_session_tc(dp, ds);
 	else
 		err = attach_prog(ds->nd.peer_ifindex, pxp_dp_fd_prog_session(&dp->progs),
@@ -648,7 +722,7 @@ void pxp_dp_detach(struct pxp_dp *dp)
 		return;
 	while (dp->nr_sessions)
 		pxp_dp_session_del(dp, ntohs(dp->sessions[0].rec.session_id));
-	if (dp->mode == PXP_DP_TC)
+	if (dp->rx == PXP_DP_HALF_TC)
 		pxp_tc_detach(&dp->wan_tc);
 	else
 		detach_ours(dp->wan.ifindex, PXP_PROG_NAME_WAN, dp->wan_prog_id);
