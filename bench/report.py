@@ -21,7 +21,7 @@ import sys
 import tempfile
 
 # veth-hop: no PPPoE, only the veth session netdev's hop (bench/veth_hop.bpf.c): the bound.
-HOST_CASES = ["ceiling", "veth-hop", "pppoe-xp-xdp", "pppoe-xp-afxdp", "pppoe-xp-generic"]
+HOST_CASES = ["ceiling", "veth-hop", "pppoe-xp-xdp", "pppoe-xp-afxdp", "pppoe-xp-generic", "pppoe-xp-tc"]
 GUEST_CASES = ["ceiling", "veth-hop", "kernel-pppoe", "rp-pppoe", "pppoe-xp", "mixed"]
 
 

@@ -33,6 +33,7 @@
 #define PXP_PROG_NAME_SESSION "pxp_xdp_session"
 #define PXP_PROG_NAME_TC_WAN  "pxp_tc_wan"
 #define PXP_PROG_NAME_TC_SESS "pxp_tc_session"
+#define PXP_PROG_NAME_TC_PASS "pxp_tc_wan_pass"
 
 /* Sessions are looked up by id and the peer's MAC: two ACs may hand out the same id. */
 struct pxp_session_key {
@@ -52,10 +53,9 @@ struct pxp_session {
 	__be16 session_id;
 	__u16 mtu; /* host order: the largest IP packet the session carries */
 	__u32 wan_ifindex;
-	__u32 peer_ifindex;   /* the hidden peer: decapsulated frames are redirected into it */
-	__u16 vlan_tci;	      /* host order, pushed on encapsulated frames; 0 = untagged */
-	__u16 flags;	      /* PXP_SESSION_F_* */
-	__u32 netdev_ifindex; /* pxp0: mode tc redirects decapsulated skbs into it */
+	__u32 peer_ifindex; /* the hidden peer: decapsulated frames are redirected into it */
+	__u16 vlan_tci;	    /* host order, pushed on encapsulated frames; 0 = untagged */
+	__u16 flags;	    /* PXP_SESSION_F_* */
 };
 
 /* Counter slots, per CPU and per RX queue: the rows of include/pxp_counters.h. */
@@ -78,6 +78,19 @@ struct pxp_counters {
  */
 #define PXP_CFG_F_CPU_SPREAD 0x0002
 #define PXP_MAX_CPUS	     64
+/*
+ * pxp_config.flags (receive half xdp-pass): the WAN program passes decapsulated frames to
+ * the stack (XDP_PASS, so the WAN port's GRO coalesces them) with struct pxp_pass_meta in
+ * the metadata area, and the tc program pxp_tc_wan_pass redirects them into pxp0.
+ */
+#define PXP_CFG_F_XDP_PASS   0x0004
+
+/* What the WAN program tells pxp_tc_wan_pass, in front of a passed frame. */
+#define PXP_PASS_MAGIC 0x70787031u /* "pxp1": not some other program's metadata */
+struct pxp_pass_meta {
+	__u32 magic;
+	struct pxp_session_key key;
+};
 
 struct pxp_config {
 	__u32 flags;
@@ -88,8 +101,9 @@ struct pxp_config {
 };
 
 _Static_assert(sizeof(struct pxp_session_key) == 8, "session key is 8 bytes");
-_Static_assert(sizeof(struct pxp_session) == 44, "session record is 44 bytes");
+_Static_assert(sizeof(struct pxp_session) == 40, "session record is 40 bytes");
 _Static_assert(sizeof(struct pxp_counters) == 8 * PXP_CNT__MAX, "counters are u64 slots");
 _Static_assert(sizeof(struct pxp_config) == 16, "config is 16 bytes");
+_Static_assert(sizeof(struct pxp_pass_meta) == 12, "XDP metadata is a multiple of 4 bytes");
 
 #endif

@@ -72,17 +72,11 @@ static __always_inline void pxp_count(struct pxp_counters *cnt, enum pxp_counter
 		cnt->c[what]++;
 }
 
-/* flags: 0, or BPF_F_INGRESS (tc only: into the device's receive path). */
-static __always_inline int pxp_redirect_flags(__u32 ifindex, __u64 flags)
+static __always_inline int pxp_redirect(__u32 ifindex)
 {
 	if (pxp_record_redirects)
 		pxp_last_redirect = ifindex;
-	return bpf_redirect(ifindex, flags);
-}
-
-static __always_inline int pxp_redirect(__u32 ifindex)
-{
-	return pxp_redirect_flags(ifindex, 0);
+	return bpf_redirect(ifindex, 0);
 }
 
 static __always_inline int pxp_redirect_xsk(__u32 key)

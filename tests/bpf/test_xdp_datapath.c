@@ -42,7 +42,9 @@ static int set_state(const struct xdp_case *c)
 		.vlan_tci = c->vlan_tci,
 		.wan_xsk_base = WAN_XSK_BASE,
 		.peer_xsk_base = PEER_XSK_BASE,
-		.flags = (c->afxdp ? PXP_CFG_F_AFXDP : 0) | (c->nr_cpus ? PXP_CFG_F_CPU_SPREAD : 0),
+		.flags = (c->afxdp ? PXP_CFG_F_AFXDP : 0) |
+			 (c->nr_cpus ? PXP_CFG_F_CPU_SPREAD : 0) |
+			 (c->xdp_pass ? PXP_CFG_F_XDP_PASS : 0),
 		.nr_cpus = c->nr_cpus,
 	};
 	struct bpf_cpumap_val cpu_val = { .qsize = 64, .bpf_prog.fd = pxp_dp_fd_prog_cpu(&progs) };
@@ -187,9 +189,6 @@ static bool run_case(enum family fam, const struct xdp_case *c)
 		printf("SKIP bpf/%s: %s\n", c->name, c->tc_only);
 		return true;
 	}
-	/* Mode tc redirects decapsulated skbs into pxp0 itself, not into its hidden peer. */
-	if (fam == FAM_TC && c->prog == PROG_WAN && redirect == PEER_IFINDEX)
-		redirect = NETDEV_IFINDEX;
 	err = set_state(c);
 	err = err ?: counter_sum(c->counter, &before);
 	*last_redirect(fam, c->prog) = 0;

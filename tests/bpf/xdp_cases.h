@@ -52,6 +52,7 @@ struct xdp_case {
 	uint16_t vlan_tci;	  /* WAN config and session record */
 	bool afxdp;
 	bool no_egress_record;
+	bool xdp_pass;	   /* receive half xdp-pass (PXP_CFG_F_XDP_PASS) */
 	uint16_t nr_cpus;  /* CPU spreading over this many cpumap entries */
 	bool no_cpu_entry; /* ... with the cpumap left empty */
 	/*
@@ -502,6 +503,23 @@ static void build_table(void)
 	c->redirect = CPU_REDIRECT_FLAG | 0;
 	wan_frame(&c->in, false, &udp, TEST_SID, PEER_MAC, 0);
 	put(&c->out, &meta, sizeof(meta));
+	decap_frame(&c->out, false, &udp);
+
+	/* Receive half xdp-pass: decapsulated, passed to the stack with the session key in front.
+	 */
+	struct pxp_pass_meta pass_meta = {
+		.magic = PXP_PASS_MAGIC,
+		.key = { .session_id = htons(TEST_SID) },
+	};
+
+	memcpy(pass_meta.key.peer_mac, PEER_MAC, 6);
+
+	c = add("wan_xdp_pass_to_tc", PROG_WAN, XDP_PASS, PXP_CNT_DECAP);
+	c->xdp_pass = true;
+	c->xdp_only = "the stack's GRO and tc take over from the XDP program";
+	c->xdp_not_tc = c->xdp_only;
+	wan_frame(&c->in, false, &udp, TEST_SID, PEER_MAC, 0);
+	put(&c->out, &pass_meta, sizeof(pass_meta));
 	decap_frame(&c->out, false, &udp);
 
 	c = add("wan_cpu_spread_no_entry_delivers_here", PROG_WAN, XDP_REDIRECT,

@@ -14,11 +14,10 @@
 
 #include "pxp_maps.h"
 
-#define TEST_MTU       1492
-#define TEST_SID       0x1234
-#define WAN_IFINDEX    7
-#define PEER_IFINDEX   9
-#define NETDEV_IFINDEX 8
+#define TEST_MTU     1492
+#define TEST_SID     0x1234
+#define WAN_IFINDEX  7
+#define PEER_IFINDEX 9
 
 static const uint8_t PEER_MAC[6] = { 0x02, 0xac, 0, 0, 0, 0x01 };	 /* the AC */
 static const uint8_t WAN_MAC[6] = { 0x02, 0xcc, 0, 0, 0, 0x01 };	 /* our WAN port */
@@ -33,7 +32,6 @@ static inline struct pxp_session test_session(uint16_t vlan_tci)
 		.mtu = TEST_MTU,
 		.wan_ifindex = WAN_IFINDEX,
 		.peer_ifindex = PEER_IFINDEX,
-		.netdev_ifindex = NETDEV_IFINDEX,
 		.vlan_tci = vlan_tci,
 		.flags = PXP_SESSION_F_MSS_CLAMP,
 	};

@@ -18,7 +18,8 @@
 # holder followed by pxp_dp_cleanup_stale(). Mode tc also: no frame on the wire larger than
 # the session MTU + 22 (with GRO on the LAN port, so GSO skbs reach pxp0), a malformed frame
 # counted and dropped, and someone else's tc filter and XDP program on the WAN port survive.
-# The halves mixed (--rx tc with XDP sending, --rx xdp with tc sending): a shorter pass.
+# The halves mixed (--rx tc with XDP sending, --rx xdp with tc sending, --rx xdp-pass with
+# the WAN port's GRO coalescing what XDP decapsulated): a shorter pass.
 #
 # usage: test_datapath.sh [MODE...]   (default: every mode; a variant runs with its mode)
 PXP_NS_PREFIX=${PXP_NS_PREFIX:-pxx$$-}
@@ -426,6 +427,20 @@ test_cpumap_used() {
 	[ "${fb:-1}" -eq 0 ] || fail "$fb of $decap frames fell back from the cpumap"
 }
 
+# Receive half xdp-pass: the WAN port's GRO coalesced the decapsulated frames, so the tc
+# program redirected fewer (larger) packets into pxp0 than the XDP program decapsulated.
+test_gro_coalesced() {
+	local dec0 rx0 dec rx
+	dec0=$(counter "$NS_ROUTER" wan0 decap)
+	rx0=$(counter "$NS_ROUTER" wan0 pass_redirected)
+	iperf_check "tcp net->lan (xdp-pass)" "$NS_LAN" "$NS_NET" 198.51.100.2 -R || return 1
+	dec=$(($(counter "$NS_ROUTER" wan0 decap) - dec0))
+	rx=$(($(counter "$NS_ROUTER" wan0 pass_redirected) - rx0))
+	echo "# $LABEL download: $dec frames decapsulated, $rx packets redirected into pxp0" >&2
+	[ "$dec" -gt 1000 ] && [ "$rx" -lt $((dec * 3 / 4)) ] ||
+		fail "$dec frames decapsulated became $rx packets on pxp0: no GRO"
+}
+
 wan_gro() { # on|off: GRO on both WAN veths, as a NIC has it
 	ip netns exec "$NS_ROUTER" ethtool -K wan0 gro "$1" >/dev/null
 	ip netns exec "$NS_ISP" ethtool -K isp0 gro "$1" >/dev/null
@@ -448,6 +463,7 @@ variant() {
 	run_test "datapath/$LABEL/tcp_both_ways" test_tcp
 	run_test "datapath/$LABEL/mss_clamp_on_wire" test_mss_clamp_on_wire
 	case $END_ARGS in *--cpus*) run_test "datapath/$LABEL/cpumap_used" test_cpumap_used ;; esac
+	case $END_ARGS in *xdp-pass*) run_test "datapath/$LABEL/gro_coalesced" test_gro_coalesced ;; esac
 	run_test "datapath/$LABEL/teardown_detaches" test_teardown
 	[ -n "${4:-}" ] && wan_gro off
 }
@@ -463,5 +479,7 @@ variant tc_vlan100 tc "--vlan 100 --vlan-pcp 5"
 # XDP sending into a veth whose other end runs no XDP program needs GRO there (DESIGN.md).
 variant rx_tc_tx_xdp xdp "--rx tc" wan_gro
 variant rx_xdp_tx_tc tc "--rx xdp"
+# XDP decapsulates and passes, the WAN port's GRO coalesces, tc redirects into pxp0.
+variant rx_xdppass_tx_tc tc "--rx xdp-pass" wan_gro
 [ -f "$PXP_TMP/throughput" ] && sed 's/^/# /' "$PXP_TMP/throughput" >&2
 tests_done

@@ -214,11 +214,23 @@ static int parse_mode(const char *s, enum pxp_dp_mode *mode)
 	return bad("--mode", s, why);
 }
 
-static int parse_half(const char *opt, const char *s, enum pxp_dp_half *half)
+/* --rx takes every half but the default, --tx all but xdp-pass (a receive half). */
+static int parse_half(const char *opt, bool rx, const char *s, enum pxp_dp_half *half)
 {
-	if (!pxp_dp_half_parse(s, half) && *half != PXP_DP_HALF_DEFAULT)
+	char why[64] = "must be ";
+	size_t len;
+
+	if (!pxp_dp_half_parse(s, half) && *half != PXP_DP_HALF_DEFAULT &&
+	    (rx || *half != PXP_DP_HALF_XDP_PASS))
 		return 0;
-	return bad(opt, s, "must be xdp or tc");
+	for (unsigned int i = PXP_DP_HALF_XDP, n = rx ? PXP_DP__HALVES : PXP_DP_HALF_XDP_PASS;
+	     i < n; i++) {
+		len = strlen(why);
+		snprintf(why + len, sizeof(why) - len, "%s%s",
+			 list_separator(i - PXP_DP_HALF_XDP, n - PXP_DP_HALF_XDP),
+			 pxp_dp_half_name(i));
+	}
+	return bad(opt, s, why);
 }
 
 static int parse_cpus(const char *s, unsigned int *nr_cpus)
@@ -306,7 +318,7 @@ static const struct cli_option daemon_options[] = {
 	  "auto" },
 	{ "rx", OPT_RX, "H",
 	  "the receive half's programs, for measuring every combination: xdp (decapsulate in "
-	  "XDP) or tc (in tc ingress)",
+	  "XDP), tc (in tc ingress) or xdp-pass (in XDP, then the WAN port's GRO, then tc)",
 	  "the mode's" },
 	{ "tx", OPT_TX, "H",
 	  "the transmit half's programs: xdp (encapsulate in XDP on pxp0's hidden peer) or tc "
@@ -422,9 +434,9 @@ static int parse_daemon_option(int c, const char *arg, struct daemon_settings *d
 	case OPT_CPUS:
 		return parse_cpus(arg, &d->nr_cpus);
 	case OPT_RX:
-		return parse_half("--rx", arg, &d->rx_half);
+		return parse_half("--rx", true, arg, &d->rx_half);
 	case OPT_TX:
-		return parse_half("--tx", arg, &d->tx_half);
+		return parse_half("--tx", false, arg, &d->tx_half);
 	case 'f':
 		d->foreground = true;
 		return 0;

@@ -66,6 +66,7 @@ static const char *const half_names[PXP_DP__HALVES] = {
 	[PXP_DP_HALF_DEFAULT] = "default",
 	[PXP_DP_HALF_XDP] = "xdp",
 	[PXP_DP_HALF_TC] = "tc",
+	[PXP_DP_HALF_XDP_PASS] = "xdp-pass",
 };
 
 const char *pxp_dp_half_name(enum pxp_dp_half half)
@@ -92,8 +93,9 @@ void pxp_dp_halves_text(const struct pxp_dp *dp, char *buf, size_t len)
 		snprintf(buf, len, "rx afxdp, tx afxdp");
 		return;
 	}
-	snprintf(buf, len, "rx %s (%s), tx %s (%s)", pxp_dp_half_name(dp->rx),
-		 dp->rx == PXP_DP_HALF_TC ? pxp_tc_kind(&dp->wan_tc) : xdp,
+	snprintf(buf, len, "rx %s (%s%s%s), tx %s (%s)", pxp_dp_half_name(dp->rx),
+		 dp->rx == PXP_DP_HALF_TC ? "" : xdp, dp->rx == PXP_DP_HALF_XDP_PASS ? " + " : "",
+		 dp->rx == PXP_DP_HALF_XDP ? "" : pxp_tc_kind(&dp->wan_tc),
 		 pxp_dp_half_name(dp->tx),
 		 dp->tx == PXP_DP_HALF_TC
 			 ? (dp->nr_sessions ? pxp_tc_kind(&dp->sessions[0].tc_egress) : "tc")
@@ -185,6 +187,20 @@ static int detach_ours(int ifindex, const char *name, __u32 id)
 	return removed;
 }
 
+/* Our clsact filters on the WAN (a crashed run's; tcx links do not outlive it): by name. */
+static int remove_stale_filters(int ifindex, const char *wan_ifname)
+{
+	static const char *const names[] = { PXP_PROG_NAME_TC_WAN, PXP_PROG_NAME_TC_PASS };
+	int err = 0;
+
+	for (unsigned int i = 0; i < sizeof(names) / sizeof(names[0]) && err >= 0; i++) {
+		err = pxp_tc_detach_stale(ifindex, true, names[i], 0);
+		if (err > 0)
+			pxp_warn("removed a stale %s filter from %s", names[i], wan_ifname);
+	}
+	return err;
+}
+
 int pxp_dp_cleanup_stale(const char *wan_ifname, const char *session_ifname)
 {
 	int err = 0, ifindex;
@@ -192,10 +208,7 @@ int pxp_dp_cleanup_stale(const char *wan_ifname, const char *session_ifname)
 	if (wan_ifname) {
 		ifindex = (int)if_nametoindex(wan_ifname);
 		if (ifindex) {
-			err = pxp_tc_detach_stale(ifindex, true, PXP_PROG_NAME_TC_WAN, 0);
-			if (err > 0)
-				pxp_warn("removed a stale %s filter from %s", PXP_PROG_NAME_TC_WAN,
-					 wan_ifname);
+			err = remove_stale_filters(ifindex, wan_ifname);
 			err = err < 0 ? err : detach_ours(ifindex, PXP_PROG_NAME_WAN, 0);
 			if (err > 0)
 				pxp_warn("removed a stale %s program from %s", PXP_PROG_NAME_WAN,
@@ -263,6 +276,10 @@ int pxp_dp_remove_owned(const struct pxp_dp_owned *o)
 				 o->wan_ifindex);
 		else if (ret < 0 && ret != -ENODEV)
 			err = ret;
+		/* Receive half xdp-pass: its filter beside the XDP program (by name and handle). */
+		ret = pxp_tc_detach_stale(o->wan_ifindex, true, PXP_PROG_NAME_TC_PASS, 0);
+		if (ret < 0 && ret != -ENODEV)
+			err = ret;
 	}
 	return err;
 }
@@ -270,7 +287,8 @@ int pxp_dp_remove_owned(const struct pxp_dp_owned *o)
 static int write_config(struct pxp_dp *dp, bool afxdp)
 {
 	struct pxp_config cfg = {
-		.flags = (afxdp ? PXP_CFG_F_AFXDP : 0) | (dp->nr_cpus ? PXP_CFG_F_CPU_SPREAD : 0),
+		.flags = (afxdp ? PXP_CFG_F_AFXDP : 0) | (dp->nr_cpus ? PXP_CFG_F_CPU_SPREAD : 0) |
+			 (dp->rx == PXP_DP_HALF_XDP_PASS ? PXP_CFG_F_XDP_PASS : 0),
 		.vlan_tci = dp->vlan_tci,
 		.nr_cpus = dp->nr_cpus,
 		.wan_xsk_base = WAN_XSK_BASE,
@@ -350,8 +368,11 @@ int pxp_dp_attach_halves(struct pxp_dp **dpp, const char *wan_ifname, enum pxp_d
 		pxp_err("mode afxdp runs both halves in its engine: no --rx/--tx");
 		return -EINVAL;
 	}
-	if ((unsigned int)rx >= PXP_DP__HALVES || (unsigned int)tx >= PXP_DP__HALVES)
+	if ((unsigned int)rx >= PXP_DP__HALVES || (unsigned int)tx >= PXP_DP__HALVES ||
+	    tx == PXP_DP_HALF_XDP_PASS) {
+		pxp_err("the transmit half is xdp or tc, not %s", pxp_dp_half_name(tx));
 		return -EINVAL;
+	}
 	if (vlan_id > 4094) {
 		pxp_err("vlan %u is out of range 0..4094", vlan_id);
 		return -EINVAL;
@@ -373,7 +394,7 @@ int pxp_dp_attach_halves(struct pxp_dp **dpp, const char *wan_ifname, enum pxp_d
 		goto free_dp;
 	}
 	/* tc sees the tag the stack moved out of the frame; XDP sees only what is in it. */
-	if (vlan_id && dp->rx == PXP_DP_HALF_XDP) {
+	if (vlan_id && dp->rx != PXP_DP_HALF_TC) {
 		err = pxp_wan_set_vlan_strip(wan_ifname, false, &dp->vlan_strip_was_on);
 		if (err) {
 			pxp_err("WAN port %s strips VLAN tags before XDP sees them, and turning "
@@ -419,6 +440,14 @@ int pxp_dp_attach_halves(struct pxp_dp **dpp, const char *wan_ifname, enum pxp_d
 	err = prog_id(pxp_dp_fd_prog_wan(&dp->progs), &dp->wan_prog_id);
 	if (err)
 		goto detach_wan;
+	if (dp->rx == PXP_DP_HALF_XDP_PASS) {
+		err = pxp_tc_attach(dp->wan.ifindex, true, pxp_dp_fd_prog_tc_wan_pass(&dp->progs),
+				    &dp->wan_tc);
+		if (err) {
+			pxp_err("attaching tc ingress to %s: %s", wan_ifname, strerror(-err));
+			goto detach_wan;
+		}
+	}
 	if (mode == PXP_DP_AFXDP || mode == PXP_DP_TC)
 		dp->mode = mode;
 	else
@@ -428,6 +457,7 @@ int pxp_dp_attach_halves(struct pxp_dp **dpp, const char *wan_ifname, enum pxp_d
 	return 0;
 
 detach_wan:
+	pxp_tc_detach(&dp->wan_tc);
 	bpf_xdp_detach(dp->wan.ifindex, dp->xdp_flags, NULL);
 destroy_progs:
 	pxp_dp_progs_destroy(&dp->progs);
@@ -441,7 +471,7 @@ free_dp:
 /* Rewrite a session's record under every key it has (ds->rec changed). */
 static int update_records(struct pxp_dp *dp, const struct dp_session *ds)
 {
-	__u32 peer_key = ds->rec.peer_ifindex, netdev_key = ds->rec.netdev_ifindex;
+	__u32 peer_key = ds->rec.peer_ifindex, netdev_key = (__u32)ds->nd.ifindex;
 
 	if (bpf_map_update_elem(pxp_dp_fd_egress(&dp->progs), &peer_key, &ds->rec, BPF_EXIST) ||
 	    (dp->tx == PXP_DP_HALF_TC &&
@@ -618,7 +648,6 @@ int pxp_dp_session_add(struct pxp_dp *dp, const struct pxp_dp_session *s, int *i
 	ds->rec.mtu = s->mtu;
 	ds->rec.wan_ifindex = (__u32)dp->wan.ifindex;
 	ds->rec.peer_ifindex = (__u32)ds->nd.peer_ifindex;
-	ds->rec.netdev_ifindex = (__u32)ds->nd.ifindex;
 	ds->rec.vlan_tci = dp->vlan_tci;
 	ds->rec.flags = s->mss_clamp ? PXP_SESSION_F_MSS_CLAMP : 0;
 	ds->key.session_id = ds->rec.session_id;
@@ -722,9 +751,8 @@ void pxp_dp_detach(struct pxp_dp *dp)
 		return;
 	while (dp->nr_sessions)
 		pxp_dp_session_del(dp, ntohs(dp->sessions[0].rec.session_id));
-	if (dp->rx == PXP_DP_HALF_TC)
-		pxp_tc_detach(&dp->wan_tc);
-	else
+	pxp_tc_detach(&dp->wan_tc);
+	if (dp->rx != PXP_DP_HALF_TC)
 		detach_ours(dp->wan.ifindex, PXP_PROG_NAME_WAN, dp->wan_prog_id);
 	if (dp->vlan_strip_was_on)
 		pxp_wan_set_vlan_strip(dp->wan_name, true, NULL);

@@ -38,6 +38,11 @@ enum pxp_dp_half {
 	PXP_DP_HALF_DEFAULT, /* the mode's: tc in mode tc, XDP otherwise */
 	PXP_DP_HALF_XDP,     /* rx: decap + redirect into the hidden peer; tx: XDP on the peer */
 	PXP_DP_HALF_TC,	     /* rx: tc decap + redirect into pxp0; tx: tc on pxp0's egress */
+	/*
+	 * rx only: XDP decap + XDP_PASS, so that the WAN port's GRO coalesces the inner IP,
+	 * then a tc ingress program redirects into pxp0 (GRO on the WAN port, as on a NIC)
+	 */
+	PXP_DP_HALF_XDP_PASS,
 	PXP_DP__HALVES,
 };
 

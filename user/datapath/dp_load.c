@@ -147,6 +147,11 @@ int pxp_dp_fd_prog_tc_wan(const struct pxp_dp_progs *p)
 	return bpf_program__fd(p->tc_wan->progs.pxp_tc_wan);
 }
 
+int pxp_dp_fd_prog_tc_wan_pass(const struct pxp_dp_progs *p)
+{
+	return bpf_program__fd(p->tc_wan->progs.pxp_tc_wan_pass);
+}
+
 int pxp_dp_fd_prog_tc_session(const struct pxp_dp_progs *p)
 {
 	return bpf_program__fd(p->tc_session->progs.pxp_tc_session);

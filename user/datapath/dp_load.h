@@ -42,6 +42,7 @@ int pxp_dp_fd_cpus(const struct pxp_dp_progs *p);
 int pxp_dp_fd_prog_cpu(const struct pxp_dp_progs *p);
 int pxp_dp_fd_prog_tc_wan(const struct pxp_dp_progs *p);
 int pxp_dp_fd_prog_tc_session(const struct pxp_dp_progs *p);
+int pxp_dp_fd_prog_tc_wan_pass(const struct pxp_dp_progs *p);
 
 struct pxp_counters;
 /* The counters of one RX queue, summed over CPUs. */
