@@ -21,7 +21,11 @@ import sys
 import tempfile
 
 # veth-hop: no PPPoE, only the veth session netdev's hop (bench/veth_hop.bpf.c): the bound.
-HOST_CASES = ["ceiling", "veth-hop", "pppoe-xp-xdp", "pppoe-xp-afxdp", "pppoe-xp-generic", "pppoe-xp-tc"]
+HOST_CASES = [
+    "ceiling", "veth-hop", "pppoe-xp-xdp", "pppoe-xp-afxdp", "pppoe-xp-generic", "pppoe-xp-tc",
+    "pppoe-xp-rx-tc-tx-xdp", "pppoe-xp-rx-xdp-tx-tc", "pppoe-xp-rx-xdppass-tx-tc",
+    "pppoe-xp-rx-xdppass-tx-xdp",
+]
 GUEST_CASES = ["ceiling", "veth-hop", "kernel-pppoe", "rp-pppoe", "pppoe-xp", "mixed"]
 
 

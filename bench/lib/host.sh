@@ -5,6 +5,9 @@
 #   ceiling           plain routing + NAT over an Ethernet WAN with TSO/GSO off
 #   pppoe-xp-MODE     pppoe-xp server at isp, pppoe-xp client at router, data path MODE
 #                     (xdp, afxdp, generic, tc); NAT out of pxp0
+#   pppoe-xp-rx-R-tx-T  the same with the halves mixed (--rx R --tx T; xdppass is
+#                     xdp-pass), GRO on both WAN veths: xdp-pass needs it to coalesce, and
+#                     XDP sending into a veth whose other end runs no XDP needs it (DESIGN.md)
 #   veth-hop          the ceiling routed through a veth pair at the router as through pxp0,
 #                     with XDP on its hidden end and on the WAN port that only rewrites the
 #                     Ethernet addresses and redirects (bench/veth_hop.bpf.c): no PPPoE, no
@@ -12,7 +15,9 @@
 # All topologies stay up together so that measurements interleave: drift from the other
 # jobs on this shared machine then falls on every case alike.
 
-HOST_CASES=(ceiling veth-hop pppoe-xp-xdp pppoe-xp-afxdp pppoe-xp-generic pppoe-xp-tc)
+HOST_CASES=(ceiling veth-hop pppoe-xp-xdp pppoe-xp-afxdp pppoe-xp-generic pppoe-xp-tc
+	pppoe-xp-rx-tc-tx-xdp pppoe-xp-rx-xdp-tx-tc pppoe-xp-rx-xdppass-tx-tc
+	pppoe-xp-rx-xdppass-tx-xdp)
 BENCH_VETH_HOP=$PXP_ROOT/build/bench/veth_hop
 HOST_USER=pxbench
 HOST_PASSWORD=pxb-secret-$$
@@ -77,8 +82,12 @@ host_setup_veth_hop() {
 
 # A pppoe-xp session between isp (server) and router (client) in data path MODE.
 host_setup_pppoe() {
-	local key=$1 mode=${1#host/pppoe-xp-} log secrets mtu pid
+	local key=$1 mode=${1#host/pppoe-xp-} log secrets mtu pid halves=()
 	log=$PXP_TMP/${CASE_PREFIX[$key]}
+	if [[ $mode =~ ^rx-([a-z]+)-tx-([a-z]+)$ ]]; then
+		halves=(--rx "${BASH_REMATCH[1]/xdppass/xdp-pass}" --tx "${BASH_REMATCH[2]}")
+		mode=xdp
+	fi
 	[ -x "$PXP_BIN" ] || {
 		case_unavailable "$key" "build/pppoe-xp is not built"
 		return
@@ -87,13 +96,17 @@ host_setup_pppoe() {
 		case_unavailable "$key" "topo_create pppoe failed"
 		return
 	}
+	if [ ${#halves[@]} -gt 0 ]; then
+		ip netns exec "$NS_ROUTER" ethtool -K wan0 gro on >/dev/null
+		ip netns exec "$NS_ISP" ethtool -K isp0 gro on >/dev/null
+	fi
 	secrets=${log}chap-secrets
 	printf '%s * %s *\n' "$HOST_USER" "$HOST_PASSWORD" >"$secrets"
 	chmod 600 "$secrets"
 
 	ip netns exec "$NS_ISP" sh -c "$(pxp_cmd "$key" isp server isp0 --local 100.64.1.1 \
 		--pool 100.64.1.0/30 --auth chap --secrets "$secrets" --mode "$mode" \
-		--foreground)" >"${log}server.log" 2>&1 &
+		"${halves[@]}" --foreground)" >"${log}server.log" 2>&1 &
 	pid=$!
 	on_cleanup "kill $pid"
 	sleep 0.5
@@ -102,7 +115,8 @@ host_setup_pppoe() {
 		return
 	}
 	ip netns exec "$NS_ROUTER" timeout 30 sh -c "$(pxp_cmd "$key" router up wan0 \
-		--user "$HOST_USER" --password "$HOST_PASSWORD" --mode "$mode" --defaultroute)" \
+		--user "$HOST_USER" --password "$HOST_PASSWORD" --mode "$mode" "${halves[@]}" \
+		--defaultroute)" \
 		>"${log}client.log" 2>&1 || {
 		case_unavailable "$key" "pppoe-xp up failed: $(last_line "${log}client.log")"
 		return
