@@ -2,9 +2,8 @@
 /*
  * skb steps of the tc programs (mode tc); BPF only. tc has no bpf_xdp_adjust_head, and
  * bpf_skb_adjust_room refuses an skb whose protocol is not IPv4/IPv6 (a PPPoE frame's is
- * ETH_P_PPP_SES), so the 8 bytes of PPPoE and PPP are taken off with the VLAN helpers, which
- * remove 4 bytes after the MAC addresses each and keep skb->protocol and the checksum state
- * right (see pxp_skb_strip_l2).
+ * ETH_P_PPP_SES): the VLAN helpers, which set skb->protocol from the frame and keep the
+ * checksum state right, make it IP first (see pxp_skb_strip_l2).
  */
 #ifndef PXP_SKB_H
 #define PXP_SKB_H
@@ -43,47 +42,47 @@ static __always_inline int pxp_is_vlan_proto(__u32 proto_be)
 
 /*
  * Cut the l2_len - PXP_ETH_HLEN bytes between the MAC addresses and the IP packet (PPPoE +
- * PPP, and a tag still in the frame), leaving Ethernet + IP with ethertype ppp_proto's. The
- * bytes from offset 12 up to the IP packet are rewritten as 802.1Q tags (VID 0) followed by
- * the IP ethertype; two vlan_push make skb->protocol 802.1Q (the second moves the first tag
- * into the frame), and each vlan_pop then removes one tag from the frame, until none is left
- * and skb->protocol is the IP ethertype. Returns 0, or -1 (frame left unusable: drop it).
+ * PPP, and a tag still in the frame), leaving Ethernet + IP with ethertype ppp_proto's.
+ * bpf_skb_adjust_room does the cut once skb->protocol is IP, and only the VLAN helpers can
+ * make it so: the ethertype in front of the PPPoE header (the frame's, or the tag's inner
+ * one) becomes the IP ethertype, a vlan_push with a tag already outside the frame moves
+ * that tag into it and makes skb->protocol 802.1Q, and vlan_pop takes the frame's tags off
+ * again, each leaving skb->protocol the ethertype behind it, until none is left. Returns 0,
+ * or -1 (frame left unusable: drop it).
  */
 static __always_inline int pxp_skb_strip_l2(struct __sk_buff *skb, __u16 l2_len, __u16 ppp_proto)
 {
 	__u16 ip_type =
 		ppp_proto == PPP_PROTO_IPV4 ? bpf_htons(PXP_ETH_P_IP) : bpf_htons(PXP_ETH_P_IPV6);
 	__u16 tpid = bpf_htons(PXP_ETH_P_8021Q);
-	/* Offset 14 on: TCI 0, 802.1Q, TCI 0, [802.1Q, TCI 0,] the IP ethertype. */
-	__u16 tags[6] = { 0, tpid, 0, tpid, 0, ip_type };
-	__u32 expect_len, strip;
+	__u32 expect_len;
 	int i;
 
 	if (l2_len == PXP_ETH_HLEN + PPPOE_SESSION_OVERHEAD) {
-		tags[3] = ip_type;
-		strip = PPPOE_SESSION_OVERHEAD;
+		/* Offset 12 is the MAC header's: not in skb->csum at tc ingress. */
+		if (bpf_skb_store_bytes(skb, 12, &ip_type, 2, 0))
+			return -1;
+		if (!skb->vlan_present && bpf_skb_vlan_push(skb, tpid, 0))
+			return -1;
+		if (bpf_skb_vlan_push(skb, tpid, 0))
+			return -1;
 	} else if (l2_len == PXP_ETH_HLEN + PXP_VLAN_HLEN + PPPOE_SESSION_OVERHEAD) {
-		strip = PXP_VLAN_HLEN + PPPOE_SESSION_OVERHEAD;
+		/* The tag's inner ethertype is payload as the checksum sees it. */
+		if (bpf_skb_store_bytes(skb, 16, &ip_type, 2, BPF_F_RECOMPUTE_CSUM))
+			return -1;
 	} else {
 		return -1;
 	}
-	expect_len = skb->len - strip;
-	/* Offset 12 is the MAC header's (not in skb->csum at tc ingress), 14 on is the payload's.
-	 */
-	if (bpf_skb_store_bytes(skb, 12, &tpid, 2, 0) ||
-	    bpf_skb_store_bytes(skb, 14, tags, strip, BPF_F_RECOMPUTE_CSUM))
-		return -1;
-	if (!skb->vlan_present && bpf_skb_vlan_push(skb, tpid, 0))
-		return -1;
-	if (bpf_skb_vlan_push(skb, tpid, 0))
-		return -1;
-	for (i = 0; i < 6; i++) {
+	for (i = 0; i < 4; i++) {
 		if (!skb->vlan_present && !pxp_is_vlan_proto(skb->protocol))
 			break;
 		if (bpf_skb_vlan_pop(skb))
 			return -1;
 	}
-	if (skb->vlan_present || skb->protocol != ip_type || skb->len != expect_len)
+	expect_len = skb->len - PPPOE_SESSION_OVERHEAD;
+	if (skb->vlan_present || skb->protocol != ip_type ||
+	    bpf_skb_adjust_room(skb, -(int)PPPOE_SESSION_OVERHEAD, BPF_ADJ_ROOM_MAC, 0) ||
+	    skb->len != expect_len)
 		return -1;
 	return 0;
 }
