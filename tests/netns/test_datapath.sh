@@ -17,7 +17,8 @@
 # change; then teardown leaves no program of ours on the WAN, also after kill -9 of the
 # holder followed by pxp_dp_cleanup_stale(). Mode tc also: no frame on the wire larger than
 # the session MTU + 22 (with GRO on the LAN port, so GSO skbs reach pxp0), a malformed frame
-# counted and dropped, and someone else's tc filter and XDP program on the WAN port survive.
+# counted and dropped, someone else's tc filter and XDP program on the WAN port survive, and
+# a clsact filter of ours (what a crash leaves where there is no tcx) is cleaned up.
 # The halves mixed (--rx tc with XDP sending, --rx xdp with tc sending, --rx xdp-pass with
 # the WAN port's GRO coalescing what XDP decapsulated): a shorter pass.
 #
@@ -360,6 +361,27 @@ foreign_attach() {
 		ip -n "$NS_ROUTER" link set dev wan0 xdp obj "$FOREIGN_OBJ" sec xdp
 }
 
+# Where the kernel has no tcx the programs are clsact filters of our handle, which outlive
+# a crashed daemon. One of ours put there by hand (tc's own loader, our handle and priority)
+# is removed by the cleanup after a crash; someone else's filter beside it stays.
+test_tc_stale_filter_removed() {
+	local tcf="ip netns exec $NS_ROUTER tc filter"
+	ip netns exec "$NS_ROUTER" tc qdisc add dev wan0 clsact 2>/dev/null
+	$tcf add dev wan0 ingress pref 10 bpf da obj "$FOREIGN_OBJ" sec tc &&
+		$tcf add dev wan0 ingress handle 0x7078 pref 0x7078 bpf da \
+			obj "$PXP_ROOT/build/bpf/tc_wan.bpf.o" sec tc ||
+		fail "could not put the filters there" || return 1
+	$tcf show dev wan0 ingress | grep -q pxp_tc_wan || fail "no pxp_tc_wan filter to remove" ||
+		return 1
+	in_ns "$NS_ROUTER" "$DP_TOOL" cleanup --wan wan0 --ifname pxp0 || fail "cleanup failed" ||
+		return 1
+	! $tcf show dev wan0 ingress | grep -q pxp_tc_wan ||
+		fail "the stale pxp_tc_wan filter is still there" || return 1
+	$tcf show dev wan0 ingress | grep -q foreign_tc || fail "the foreign filter went too" ||
+		return 1
+	$tcf del dev wan0 ingress pref 10
+}
+
 test_tc_foreign_survives() {
 	ip netns exec "$NS_ROUTER" tc filter show dev wan0 ingress | grep -q foreign_tc ||
 		fail "the foreign tc filter is gone" || return 1
@@ -417,6 +439,8 @@ for MODE in $MODES; do
 	run_test "datapath/$MODE/teardown_detaches" test_teardown
 	[ "$MODE" = tc ] && run_test "datapath/$MODE/foreign_programs_survive" test_tc_foreign_survives
 	run_test "datapath/$MODE/kill9_then_cleanup" test_kill9_cleanup
+	[ "$MODE" = tc ] && run_test "datapath/$MODE/stale_clsact_filter_removed" \
+		test_tc_stale_filter_removed
 done
 # With --cpus every decapsulated frame went through the cpumap: none fell back.
 test_cpumap_used() {
