@@ -578,7 +578,11 @@ static int check_session_mtu(const struct pxp_dp *dp, unsigned int mtu)
 	return -EINVAL;
 }
 
-/* pxp0's egress key in pxp_egress (mode tc): its own ifindex, beside the hidden peer's. */
+/*
+ * A tc transmit half: the session program on pxp0's egress and on its hidden peer's
+ * ingress (GSO skbs' way), found there by pxp0's own ifindex in pxp_egress beside the
+ * hidden peer's. Undoes what attach_session_tc did, or part of it.
+ */
 static void detach_session_tc(struct pxp_dp *dp, struct dp_session *ds)
 {
 	__u32 key = (__u32)ds->nd.ifindex;
