@@ -176,6 +176,13 @@ free_sock:
 	return err;
 }
 
+int pxp_netdev_no_segmentation_offload(const struct pxp_netdev *nd)
+{
+	int err = ethtool_set(nd->name, ETHTOOL_STSO, 0);
+
+	return err ?: ethtool_set(nd->name, ETHTOOL_SGSO, 0);
+}
+
 static int change_link(struct nl_sock *sk, const char *name, int mtu, unsigned int set_flags)
 {
 	struct rtnl_link *orig, *change;

@@ -785,6 +785,7 @@ static void status_global6(struct status_writer *w, struct client *c)
 
 static void write_status(struct session_shell *sh, FILE *out, bool json)
 {
+	char halves[64];
 	struct client *c = client_of(sh);
 	struct status_writer w;
 	struct ppp_status st = { 0 };
@@ -843,6 +844,7 @@ static void write_status(struct session_shell *sh, FILE *out, bool json)
 	status_object_end(&w);
 	status_object_begin(&w, "datapath");
 	status_str(&w, "mode", c->sh.dp ? pxp_dp_mode_name(pxp_dp_mode(c->sh.dp)) : NULL);
+	status_str(&w, "halves", c->sh.dp ? shell_dp_halves(&c->sh, halves, sizeof(halves)) : NULL);
 	status_bool(&w, "attached", c->sh.dp != NULL);
 	status_u64(&w, "umem_bytes", c->sh.dp ? pxp_dp_umem_bytes(c->sh.dp) : 0);
 	if (c->sh.dp && !pxp_dp_get_stats(c->sh.dp, &ds))

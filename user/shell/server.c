@@ -518,6 +518,7 @@ static const char *state_name(struct session_shell *sh)
 
 static void write_status(struct session_shell *sh, FILE *out, bool json)
 {
+	char halves[64];
 	struct server *srv = server_of(sh);
 	uint64_t now = ev_now_ms();
 	struct status_writer w;
@@ -530,6 +531,8 @@ static void write_status(struct session_shell *sh, FILE *out, bool json)
 	status_str(&w, "pool", srv->o->pool_text);
 	status_str(&w, "datapath_mode",
 		   srv->sh.dp ? pxp_dp_mode_name(pxp_dp_mode(srv->sh.dp)) : NULL);
+	status_str(&w, "datapath_halves",
+		   srv->sh.dp ? shell_dp_halves(&srv->sh, halves, sizeof(halves)) : NULL);
 	status_u64(&w, "umem_bytes", srv->sh.dp ? pxp_dp_umem_bytes(srv->sh.dp) : 0);
 	status_u64(&w, "uptime_s", (now - srv->started_ms) / 1000);
 	status_u64(&w, "session_count", srv->session_count);
