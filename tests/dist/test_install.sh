@@ -31,6 +31,9 @@ test_files() {
 	install_to "$dest" PREFIX=/usr || { fail "make install: $(cat "$TMP/make.out")"; return; }
 	want=$(sort -k3 <<-'EOF2'
 		755 d etc
+		755 d etc/iproute2
+		755 d etc/iproute2/rt_protos.d
+		644 f etc/iproute2/rt_protos.d/pppoe-xp.conf
 		700 d etc/pppoe-xp
 		755 d usr
 		755 d usr/lib

@@ -210,6 +210,43 @@ topo_create() {
 	esac
 }
 
+# dhcpcd_pd_start NS WAN LAN DIR [DUID]: Debian's dhcpcd in NS, DHCPv6 only, asking for a
+# prefix on WAN and putting a /64 of it on LAN (<prefix>::1). Its files go to DIR, bound
+# over its own directories in the mount namespace of ip netns exec, and its hook script does
+# nothing, so the host is not touched; noipv6rs leaves the RAs to the kernel. DUID (hex
+# with colons) fixes its DUID, for a server that delegates by DUID. DHCPCD_PID is its pid;
+# dhcpcd_stop ends it.
+DHCPCD_PID=
+dhcpcd_pd_start() {
+	local ns=$1 wan=$2 lan=$3 d=$4 duid=${5:-}
+	mkdir -p "$d/lib"
+	[ -z "$duid" ] || echo "$duid" >"$d/lib/duid"
+	cat >"$d/dhcpcd.conf" <<-EOC
+		ipv6only
+		noipv6rs
+		script /bin/true
+		allowinterfaces $wan $lan
+		interface $lan
+		  nodhcp6
+		interface $wan
+		  ia_pd 1 $lan/0/64/1
+	EOC
+	ip netns exec "$ns" sh -c '
+		mount --bind "$1/lib" /var/lib/dhcpcd && mkdir -p /run/dhcpcd &&
+		mount -t tmpfs tmpfs /run/dhcpcd && exec dhcpcd -6 -B -d -f "$1/dhcpcd.conf" "$2" "$3"' \
+		_ "$d" "$wan" "$lan" >"$d/log" 2>&1 &
+	DHCPCD_PID=$!
+}
+
+# dhcpcd_stop [SIGNAL]: TERM exits keeping the lease, ALRM sends a Release first.
+dhcpcd_stop() {
+	[ -n "$DHCPCD_PID" ] || return 0
+	kill "-${1:-TERM}" "$DHCPCD_PID" 2>/dev/null
+	wait_for 10 pid_is_gone "$DHCPCD_PID" || kill9_and_wait "$DHCPCD_PID"
+	wait "$DHCPCD_PID" 2>/dev/null
+	DHCPCD_PID=
+}
+
 # Masquerades what the router sends out of IFNAME, as a home router does on its WAN netdev.
 topo_nat_out() {
 	ip netns exec "$NS_ROUTER" nft -f - <<-EOF

@@ -164,7 +164,17 @@ TEST(up_rejections)
 	char *cpus_many[] = { "up", "eth0", "--cpus", "65", NULL };
 	char *cpus_afxdp[] = { "up", "eth0", "--cpus", "2", "--mode", "afxdp", NULL };
 	char *resolv_relative[] = { "up", "eth0", "--resolv-file", "resolv.conf", NULL };
+	char *tx_pass[] = { "up", "eth0", "--tx", "xdp-pass", NULL };
+	char *rx_bogus[] = { "up", "eth0", "--rx", "default", NULL };
+	char *halves_afxdp[] = { "up", "eth0", "--mode", "afxdp", "--tx", "tc", NULL };
+	char *cpus_tc[] = { "up", "eth0", "--mode", "tc", "--cpus", "2", NULL };
+	char *cpus_rx_tc[] = { "up", "eth0", "--rx", "tc", "--cpus", "2", NULL };
 
+	CHECK_EQ(parse_up(tx_pass, ARGC(tx_pass)), -EINVAL);
+	CHECK_EQ(parse_up(rx_bogus, ARGC(rx_bogus)), -EINVAL);
+	CHECK_EQ(parse_up(halves_afxdp, ARGC(halves_afxdp)), -EINVAL);
+	CHECK_EQ(parse_up(cpus_tc, ARGC(cpus_tc)), -EINVAL);
+	CHECK_EQ(parse_up(cpus_rx_tc, ARGC(cpus_rx_tc)), -EINVAL);
 	CHECK_EQ(parse_up(no_iface, ARGC(no_iface)), -EINVAL);
 	CHECK_EQ(parse_up(two_ifaces, ARGC(two_ifaces)), -EINVAL);
 	CHECK_EQ(parse_up(mtu, ARGC(mtu)), -EINVAL);
@@ -222,6 +232,56 @@ TEST(server_rejections)
 	CHECK_EQ(config_parse_server(ARGC(auth), auth, &o), -EINVAL);
 }
 
+TEST(server_ipv6_options)
+{
+	char *argv[] = { "server",
+			 "isp0",
+			 "--local",
+			 "10.0.0.1",
+			 "--pool",
+			 "10.0.0.0/24",
+			 "--ipv6",
+			 "--ipv6-pool",
+			 "2001:db8:1::/48",
+			 "--pd-pool",
+			 "2001:db8:100::/40,56",
+			 "--dns6",
+			 "2001:db8::53",
+			 "--ra-interval",
+			 "200",
+			 "--ra-managed",
+			 NULL };
+	char *no_ipv6[] = { "server",	   "isp0",	"--local",	    "10.0.0.1", "--pool",
+			    "10.0.0.0/24", "--pd-pool", "2001:db8::/40,56", NULL };
+	char *host_bits[] = { "server",	     "isp0",   "--local",     "10.0.0.1",	  "--pool",
+			      "10.0.0.0/24", "--ipv6", "--ipv6-pool", "2001:db8:1::1/48", NULL };
+	char *pd_short[] = { "server",	    "isp0",   "--local",   "10.0.0.1",	       "--pool",
+			     "10.0.0.0/24", "--ipv6", "--pd-pool", "2001:db8::/48,40", NULL };
+	char *pd_nolen[] = { "server",	    "isp0",   "--local",   "10.0.0.1",	    "--pool",
+			     "10.0.0.0/24", "--ipv6", "--pd-pool", "2001:db8::/48", NULL };
+	char *interval[] = { "server",	    "isp0",   "--local",       "10.0.0.1", "--pool",
+			     "10.0.0.0/24", "--ipv6", "--ra-interval", "3",	   NULL };
+	struct server_settings o;
+
+	CHECK_EQ(config_parse_server(ARGC(argv), argv, &o), 0);
+	CHECK_EQ(o.ipv6_pool_len, 48);
+	CHECK(o.ipv6_pool[0] == 0x20 && o.ipv6_pool[5] == 1 && o.ipv6_pool[6] == 0);
+	CHECK_EQ(o.pd_pool_len, 40);
+	CHECK_EQ(o.pd_len, 56);
+	CHECK_EQ(o.pd_pool[5], 0);
+	CHECK_EQ(o.pd_pool[4], 1);
+	CHECK_EQ(o.dns6_count, 1);
+	CHECK_EQ(o.dns6[0][15], 0x53);
+	CHECK_EQ(o.ra_interval_s, 200);
+	CHECK(o.ra_managed);
+	CHECK(!strcmp(o.pd_pool_text, "2001:db8:100::/40,56"));
+	CHECK_EQ(config_parse_server(ARGC(no_ipv6), no_ipv6, &o), -EINVAL);
+	CHECK_EQ(config_parse_server(ARGC(host_bits), host_bits, &o), -EINVAL);
+	CHECK_EQ(config_parse_server(ARGC(pd_short), pd_short, &o), -EINVAL);
+	CHECK_EQ(config_parse_server(ARGC(pd_nolen), pd_nolen, &o), -EINVAL);
+	CHECK_EQ(config_parse_server(ARGC(interval), interval, &o), -EINVAL);
+}
+
 /* up and server read the shared daemon options with one parser: the same values, the same errors.
  */
 TEST(daemon_options_shared)
@@ -235,6 +295,12 @@ TEST(daemon_options_shared)
 	char *server_afxdp_cpus[] = { "server", "isp0",	       "--local", "10.0.0.1",
 				      "--pool", "10.0.0.0/24", "--mode",  "afxdp",
 				      "--cpus", "2",	       NULL };
+	char *up_halves[] = {
+		"up", "wan0", "--mode", "tc", "--rx", "xdp-pass", "--tx", "tc", NULL
+	};
+	char *server_halves[] = { "server",	 "isp0",   "--local", "10.0.0.1", "--pool",
+				  "10.0.0.0/24", "--mode", "tc",      "--rx",	  "xdp-pass",
+				  "--tx",	 "tc",	   NULL };
 	const struct daemon_settings *d[2];
 	struct server_settings so;
 	struct client_settings uo;
@@ -251,6 +317,14 @@ TEST(daemon_options_shared)
 		CHECK(!strcmp(d[i]->service, "isp"));
 		CHECK(d[i]->ipv6 && d[i]->foreground);
 		CHECK_EQ(d[i]->log_level, PXP_LOG_DEBUG);
+	}
+	client_settings_wipe(&uo);
+	CHECK_EQ(config_parse_up(ARGC(up_halves), up_halves, &uo), 0);
+	CHECK_EQ(config_parse_server(ARGC(server_halves), server_halves, &so), 0);
+	for (int i = 0; i < 2; i++) {
+		CHECK_EQ(d[i]->mode, PXP_DP_TC);
+		CHECK_EQ(d[i]->rx_half, PXP_DP_HALF_XDP_PASS);
+		CHECK_EQ(d[i]->tx_half, PXP_DP_HALF_TC);
 	}
 	client_settings_wipe(&uo);
 	CHECK_EQ(config_parse_up(ARGC(up_afxdp_cpus), up_afxdp_cpus, &uo), -EINVAL);
@@ -463,6 +537,7 @@ int main(void)
 	RUN(up_rejections);
 	RUN(server_pool_skips_local_and_ends);
 	RUN(server_rejections);
+	RUN(server_ipv6_options);
 	RUN(daemon_options_shared);
 	RUN(small_parsers);
 	RUN(stats_options);

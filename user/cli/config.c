@@ -17,6 +17,7 @@
 #include "mac.h"
 #include "pxp_maps.h"
 #include "pxp_mtu.h"
+#include "ra.h"
 #include "secrets.h"
 
 #define MAX_VLAN_ID 4094
@@ -82,6 +83,24 @@ int config_parse_cidr(const char *s, uint32_t *net_host_order, unsigned int *pre
 	if (config_parse_uint(slash + 1, 0, 32, prefix))
 		return -EINVAL;
 	*net_host_order = ntohl(in.s_addr);
+	return 0;
+}
+
+int config_parse_cidr6(const char *s, unsigned int max_len, uint8_t prefix[16], unsigned int *len)
+{
+	char addr[INET6_ADDRSTRLEN];
+	const char *slash = strchr(s, '/');
+	unsigned int i;
+
+	if (!slash || (size_t)(slash - s) >= sizeof(addr))
+		return -EINVAL;
+	memcpy(addr, s, (size_t)(slash - s));
+	addr[slash - s] = '\0';
+	if (inet_pton(AF_INET6, addr, prefix) != 1 || config_parse_uint(slash + 1, 1, max_len, len))
+		return -EINVAL;
+	for (i = *len; i < 128; i++)
+		if (prefix[i / 8] & (0x80 >> i % 8))
+			return -EINVAL;
 	return 0;
 }
 
@@ -217,7 +236,7 @@ static const char *list_separator(unsigned int i, unsigned int n)
 
 static int parse_mode(const char *s, enum pxp_dp_mode *mode)
 {
-	char why[64] = "must be ";
+	char why[80] = "must be ";
 	size_t len;
 
 	if (!pxp_dp_mode_parse(s, mode))
@@ -231,6 +250,25 @@ static int parse_mode(const char *s, enum pxp_dp_mode *mode)
 	return bad("--mode", s, why);
 }
 
+/* --rx takes every half but the default, --tx all but xdp-pass (a receive half). */
+static int parse_half(const char *opt, bool rx, const char *s, enum pxp_dp_half *half)
+{
+	char why[64] = "must be ";
+	size_t len;
+
+	if (!pxp_dp_half_parse(s, half) && *half != PXP_DP_HALF_DEFAULT &&
+	    (rx || *half != PXP_DP_HALF_XDP_PASS))
+		return 0;
+	for (unsigned int i = PXP_DP_HALF_XDP, n = rx ? PXP_DP__HALVES : PXP_DP_HALF_XDP_PASS;
+	     i < n; i++) {
+		len = strlen(why);
+		snprintf(why + len, sizeof(why) - len, "%s%s",
+			 list_separator(i - PXP_DP_HALF_XDP, n - PXP_DP_HALF_XDP),
+			 pxp_dp_half_name(i));
+	}
+	return bad(opt, s, why);
+}
+
 static int parse_cpus(const char *s, unsigned int *nr_cpus)
 {
 	if (config_parse_uint(s, 1, PXP_MAX_CPUS, nr_cpus)) {
@@ -241,11 +279,20 @@ static int parse_cpus(const char *s, unsigned int *nr_cpus)
 }
 
 /* The AF_XDP engine spreads by its own per-queue workers; the cpumap serves xdp and generic. */
-static int check_cpus_mode(unsigned int nr_cpus, enum pxp_dp_mode mode)
+static int check_mode_options(const struct daemon_settings *d)
 {
-	if (nr_cpus && mode == PXP_DP_AFXDP) {
-		pxp_err("--cpus %u: for modes xdp and generic (afxdp has its per-queue workers)",
-			nr_cpus);
+	bool xdp_rx = d->rx_half == PXP_DP_HALF_XDP ||
+		      (d->rx_half == PXP_DP_HALF_DEFAULT && d->mode != PXP_DP_TC);
+
+	if (d->nr_cpus && (d->mode == PXP_DP_AFXDP || !xdp_rx)) {
+		pxp_err("--cpus %u: for modes xdp and generic with XDP receiving (afxdp has its "
+			"per-queue workers, tc has no cpumap)",
+			d->nr_cpus);
+		return -EINVAL;
+	}
+	if (d->mode == PXP_DP_AFXDP &&
+	    (d->rx_half != PXP_DP_HALF_DEFAULT || d->tx_half != PXP_DP_HALF_DEFAULT)) {
+		pxp_err("--rx/--tx: mode afxdp runs both halves in its engine");
 		return -EINVAL;
 	}
 	return 0;
@@ -289,6 +336,13 @@ enum {
 	OPT_CONFIG,
 	OPT_LCP_ECHO_INTERVAL,
 	OPT_LCP_ECHO_FAILURE,
+	OPT_IPV6_POOL,
+	OPT_PD_POOL,
+	OPT_DNS6,
+	OPT_RA_INTERVAL,
+	OPT_RA_MANAGED,
+	OPT_RX,
+	OPT_TX,
 };
 
 /* Defaults help shows that are kept in milliseconds. */
@@ -315,8 +369,17 @@ static const struct cli_option daemon_options[] = {
 	{ "ipv6", OPT_IPV6, NULL, "run IPv6CP as well", NULL },
 	{ "vlan", 'v', "ID", "802.1Q tag on IFACE, 1 to " CLI_STR(MAX_VLAN_ID), "untagged" },
 	{ "mode", OPT_MODE, "M",
-	  "data path: auto, xdp (native XDP), afxdp (AF_XDP engine) or generic (skb-mode XDP)",
+	  "data path: auto, xdp (native XDP), afxdp (AF_XDP engine), generic (skb-mode XDP) or "
+	  "tc (tc programs on the skb, no XDP)",
 	  "auto" },
+	{ "rx", OPT_RX, "H",
+	  "the receive half's programs, for measuring every combination: xdp (decapsulate in "
+	  "XDP), tc (in tc ingress) or xdp-pass (in XDP, then the WAN port's GRO, then tc)",
+	  "the mode's" },
+	{ "tx", OPT_TX, "H",
+	  "the transmit half's programs: xdp (encapsulate in XDP on pxp0's hidden peer) or tc "
+	  "(in tc egress on pxp0)",
+	  "the mode's" },
 	{ "cpus", OPT_CPUS, "N",
 	  "software RSS: decapsulate on CPUs 0..N-1 by the inner flow hash (modes xdp and "
 	  "generic)",
@@ -417,6 +480,22 @@ static const struct cli_option server_options[] = {
 	  CLI_STR(DISC_AC_DEFAULT_RATE_PER_MAC) },
 	{ "dns", OPT_DNS, "IP", "a DNS server offered in IPCP (up to " CLI_STR(PXP_MAX_DNS) ")",
 	  "none" },
+	{ "ipv6-pool", OPT_IPV6_POOL, "PREFIX/LEN",
+	  "with --ipv6: a /64 of it per session, in router advertisements for SLAAC (LEN up to "
+	  "64)",
+	  "no prefix advertised" },
+	{ "pd-pool", OPT_PD_POOL, "PREFIX/LEN,PDLEN",
+	  "with --ipv6: a /PDLEN of it per session, delegated by DHCPv6 (PDLEN from LEN to 64)",
+	  "no DHCPv6 server" },
+	{ "dns6", OPT_DNS6, "IP6",
+	  "an IPv6 DNS server in router advertisements and DHCPv6 (up to " CLI_STR(PXP_MAX_DNS) ")",
+	  "none" },
+	{ "ra-interval", OPT_RA_INTERVAL, "S",
+	  "seconds between unsolicited router advertisements, " CLI_STR(
+		  RA_INTERVAL_MIN_S) " to " CLI_STR(RA_INTERVAL_MAX_S),
+	  CLI_STR(PXP_DEFAULT_RA_INTERVAL_S) },
+	{ "ra-managed", OPT_RA_MANAGED, NULL,
+	  "set the M flag in router advertisements (O is set when DHCPv6 runs)", NULL },
 	{ NULL },
 };
 
@@ -492,6 +571,10 @@ static int parse_daemon_option(int c, const char *arg, struct daemon_settings *d
 		return parse_mode(arg, &d->mode);
 	case OPT_CPUS:
 		return parse_cpus(arg, &d->nr_cpus);
+	case OPT_RX:
+		return parse_half("--rx", true, arg, &d->rx_half);
+	case OPT_TX:
+		return parse_half("--tx", false, arg, &d->tx_half);
 	case 'f':
 		d->foreground = true;
 		return 0;
@@ -511,7 +594,7 @@ static int finish_daemon_options(int argc, char **argv, char iface[IF_NAMESIZE],
 {
 	int err = take_iface(argc, argv, iface, false);
 
-	return err ?: check_cpus_mode(d->nr_cpus, d->mode);
+	return err ?: check_mode_options(d);
 }
 
 /* What parsing up keeps across its options: per source, the file's then the command line's. */
@@ -834,6 +917,57 @@ static int parse_pool(const char *s, struct server_settings *o)
 	return 0;
 }
 
+static int parse_ipv6_pool(const char *s, struct server_settings *o)
+{
+	unsigned int len;
+
+	if (config_parse_cidr6(s, 64, o->ipv6_pool, &len))
+		return bad("--ipv6-pool", s,
+			   "expected an IPv6 prefix of /1 to /64 with no host bits, like "
+			   "2001:db8:1::/48");
+	o->ipv6_pool_len = (uint8_t)len;
+	snprintf(o->ipv6_pool_text, sizeof(o->ipv6_pool_text), "%s", s);
+	return 0;
+}
+
+static int parse_pd_pool(const char *s, struct server_settings *o)
+{
+	char prefix[sizeof(o->pd_pool_text)];
+	const char *comma = strrchr(s, ',');
+	unsigned int len, pd_len;
+
+	if (!comma || (size_t)(comma - s) >= sizeof(prefix))
+		return bad("--pd-pool", s, "expected PREFIX/LEN,PDLEN like 2001:db8:100::/40,56");
+	memcpy(prefix, s, (size_t)(comma - s));
+	prefix[comma - s] = '\0';
+	if (config_parse_cidr6(prefix, 64, o->pd_pool, &len))
+		return bad("--pd-pool", s,
+			   "the pool must be an IPv6 prefix of /1 to /64 with no host bits");
+	if (config_parse_uint(comma + 1, len, 64, &pd_len))
+		return bad("--pd-pool", s,
+			   "the delegated length must be from the pool's length to 64");
+	o->pd_pool_len = (uint8_t)len;
+	o->pd_len = (uint8_t)pd_len;
+	snprintf(o->pd_pool_text, sizeof(o->pd_pool_text), "%s", s);
+	return 0;
+}
+
+/* What only --ipv6 gives a meaning to. */
+static int check_server_ipv6(const struct server_settings *o)
+{
+	const char *needs = o->ipv6_pool_len ? "--ipv6-pool"
+			    : o->pd_pool_len ? "--pd-pool"
+			    : o->dns6_count  ? "--dns6"
+			    : o->ra_managed  ? "--ra-managed"
+					     : NULL;
+
+	if (needs && !o->common.ipv6) {
+		pxp_err("server: %s needs --ipv6", needs);
+		return -EINVAL;
+	}
+	return 0;
+}
+
 struct server_parse {
 	struct server_settings *o;
 	unsigned int dns_count;
@@ -887,6 +1021,26 @@ static int server_option(int c, char *arg, void *ctx)
 		err = parse_ipv4("--dns", arg, &o->dns[st->dns_count]);
 		st->dns_count += !err;
 		return err;
+	case OPT_IPV6_POOL:
+		return parse_ipv6_pool(arg, o);
+	case OPT_PD_POOL:
+		return parse_pd_pool(arg, o);
+	case OPT_DNS6:
+		if (o->dns6_count == PXP_MAX_DNS)
+			return bad("--dns6", arg, "at most two DNS servers");
+		if (inet_pton(AF_INET6, arg, o->dns6[o->dns6_count]) != 1)
+			return bad("--dns6", arg, "not an IPv6 address");
+		o->dns6_count++;
+		return 0;
+	case OPT_RA_INTERVAL:
+		if (config_parse_uint(arg, RA_INTERVAL_MIN_S, RA_INTERVAL_MAX_S, &o->ra_interval_s))
+			return bad("--ra-interval", arg,
+				   "must be " CLI_STR(RA_INTERVAL_MIN_S) " to " CLI_STR(
+					   RA_INTERVAL_MAX_S) " seconds");
+		return 0;
+	case OPT_RA_MANAGED:
+		o->ra_managed = true;
+		return 0;
 	default:
 		return 1;
 	}
@@ -904,10 +1058,12 @@ int config_parse_server(int argc, char **argv, struct server_settings *o)
 	o->max_sessions = PXP_DEFAULT_MAX_SESSIONS;
 	o->padi_rate = DISC_AC_DEFAULT_RATE;
 	o->padi_rate_per_mac = DISC_AC_DEFAULT_RATE_PER_MAC;
+	o->ra_interval_s = PXP_DEFAULT_RA_INTERVAL_S;
 	err = cli_parse(argc, argv, &config_server_options, server_option, &st);
 	if (err)
 		return err;
 	err = finish_daemon_options(argc, argv, o->iface, &o->common);
+	err = err ?: check_server_ipv6(o);
 	if (err)
 		return err;
 	if (!o->local_ip) {

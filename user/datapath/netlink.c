@@ -366,3 +366,89 @@ void pxp_route_describe(const struct pxp_route *r, char *buf, size_t cap)
 	if (n >= 0 && (size_t)n < cap)
 		snprintf(buf + n, cap - (size_t)n, " metric %u proto %u", r->metric, r->protocol);
 }
+
+static int route6(struct pxp_netlink *nl, bool add, int ifindex, const uint8_t prefix[16],
+		  unsigned int len, const uint8_t *gw)
+{
+	struct nl_addr *dst = make_addr(AF_INET6, prefix, 16, (int)len);
+	struct nl_addr *via = gw ? nl_addr_build(AF_INET6, gw, 16) : NULL;
+	struct rtnl_route *route = rtnl_route_alloc();
+	struct rtnl_nexthop *nh = rtnl_route_nh_alloc();
+	int err;
+
+	if (!dst || !route || !nh || (gw && !via)) {
+		err = -ENOMEM;
+		goto out;
+	}
+	rtnl_route_set_family(route, AF_INET6);
+	rtnl_route_set_table(route, RT_TABLE_MAIN);
+	rtnl_route_set_protocol(route, RTPROT_BOOT);
+	rtnl_route_set_scope(route, RT_SCOPE_UNIVERSE);
+	rtnl_route_set_type(route, RTN_UNICAST);
+	err = nl_to_errno(rtnl_route_set_dst(route, dst));
+	if (err)
+		goto out;
+	rtnl_route_nh_set_ifindex(nh, ifindex);
+	if (via)
+		rtnl_route_nh_set_gateway(nh, via);
+	rtnl_route_add_nexthop(route, nh);
+	nh = NULL; /* owned by the route now */
+	if (add) {
+		err = nl_to_errno(rtnl_route_add(nl->sock, route, NLM_F_CREATE));
+		if (err == -EEXIST)
+			err = 0;
+	} else {
+		err = nl_to_errno(rtnl_route_delete(nl->sock, route, 0));
+		if (err == -ENODEV)
+			err = 0;
+	}
+out:
+	if (nh)
+		rtnl_route_nh_free(nh);
+	if (route)
+		rtnl_route_put(route);
+	if (via)
+		nl_addr_put(via);
+	if (dst)
+		nl_addr_put(dst);
+	return err;
+}
+
+int pxp_netlink_add_route6(struct pxp_netlink *nl, int ifindex, const uint8_t prefix[16],
+			   unsigned int len, const uint8_t *gw)
+{
+	return route6(nl, true, ifindex, prefix, len, gw);
+}
+
+int pxp_netlink_del_route6(struct pxp_netlink *nl, int ifindex, const uint8_t prefix[16],
+			   unsigned int len, const uint8_t *gw)
+{
+	return route6(nl, false, ifindex, prefix, len, gw);
+}
+
+int pxp_netlink_global6(struct pxp_netlink *nl, int ifindex, uint8_t addr[16],
+			unsigned int *prefix_len)
+{
+	struct nl_cache *cache;
+	struct nl_object *obj;
+	int err;
+
+	err = nl_to_errno(rtnl_addr_alloc_cache(nl->sock, &cache));
+	if (err)
+		return err;
+	err = -ENOENT;
+	for (obj = nl_cache_get_first(cache); obj && err; obj = nl_cache_get_next(obj)) {
+		struct rtnl_addr *a = (struct rtnl_addr *)obj;
+		struct nl_addr *local = rtnl_addr_get_local(a);
+
+		if (rtnl_addr_get_ifindex(a) != ifindex || rtnl_addr_get_family(a) != AF_INET6 ||
+		    rtnl_addr_get_scope(a) != RT_SCOPE_UNIVERSE || !local ||
+		    nl_addr_get_len(local) != 16)
+			continue;
+		memcpy(addr, nl_addr_get_binary_addr(local), 16);
+		*prefix_len = (unsigned int)rtnl_addr_get_prefixlen(a);
+		err = 0;
+	}
+	nl_cache_free(cache);
+	return err;
+}

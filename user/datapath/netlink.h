@@ -68,6 +68,22 @@ int pxp_netlink_route_del(struct pxp_netlink *nl, const struct pxp_route *r);
 /* "via 100.64.0.2 dev wan0 metric 0 proto 3", for logs. */
 void pxp_route_describe(const struct pxp_route *r, char *buf, size_t cap);
 
+/*
+ * An IPv6 route to prefix/len through the session netdev, via the link-local gateway gw
+ * (NULL: on the link). Existing (add) or missing (delete) = 0.
+ */
+int pxp_netlink_add_route6(struct pxp_netlink *nl, int ifindex, const uint8_t prefix[16],
+			   unsigned int len, const uint8_t *gw);
+int pxp_netlink_del_route6(struct pxp_netlink *nl, int ifindex, const uint8_t prefix[16],
+			   unsigned int len, const uint8_t *gw);
+
+/*
+ * The first global IPv6 address on the netdev (on pxp0: SLAAC's, from the AC's router
+ * advertisement) with its prefix length: 0, or -ENOENT when it has none.
+ */
+int pxp_netlink_global6(struct pxp_netlink *nl, int ifindex, uint8_t addr[16],
+			unsigned int *prefix_len);
+
 /* Translate a negative libnl error code into -errno. */
 int nl_to_errno(int nlerr);
 

@@ -361,8 +361,13 @@ static void ipv4_down(struct client *c)
 
 static void ipv6_up(struct client *c)
 {
-	int err = shell_session_add_link_local(&c->sess);
+	int err;
 
+	/* Before the link-local address: with it the kernel sends its Router Solicitation. */
+	err = pxp_dp_session_accept_ra(c->sh.dp, c->sess.session_id);
+	if (err)
+		pxp_warn("accepting router advertisements on %s: %s", c->o->ifname, strerror(-err));
+	err = shell_session_add_link_local(&c->sess);
 	if (err) {
 		pxp_warn("adding the IPv6 link-local address to %s: %s", c->o->ifname,
 			 strerror(-err));
@@ -761,8 +766,26 @@ static const char *state_name(struct session_shell *sh)
 	return phase_names[c->phase];
 }
 
+/* "ipv6_global": the address SLAAC took from the AC's advertisement, or null. */
+static void status_global6(struct status_writer *w, struct client *c)
+{
+	char text[INET6_ADDRSTRLEN + 4], addr[INET6_ADDRSTRLEN];
+	unsigned int len;
+	uint8_t a[16];
+
+	if (!c->sess.link_local_set || !c->sess.ifindex ||
+	    pxp_netlink_global6(c->sh.nl, c->sess.ifindex, a, &len)) {
+		status_str(w, "ipv6_global", NULL);
+		return;
+	}
+	inet_ntop(AF_INET6, a, addr, sizeof(addr));
+	snprintf(text, sizeof(text), "%s/%u", addr, len);
+	status_str(w, "ipv6_global", text);
+}
+
 static void write_status(struct session_shell *sh, FILE *out, bool json)
 {
+	char halves[64];
 	struct client *c = client_of(sh);
 	struct status_writer w;
 	struct ppp_status st = { 0 };
@@ -797,6 +820,7 @@ static void write_status(struct session_shell *sh, FILE *out, bool json)
 		status_str(&w, "ipv6_local", NULL);
 		status_str(&w, "ipv6_peer", NULL);
 	}
+	status_global6(&w, c);
 	/* pppd only logs that it did not add one; here it can be asked. */
 	status_bool(&w, "default_route", c->route_set);
 	status_bool(&w, "default_route6", c->route6_set);
@@ -820,6 +844,7 @@ static void write_status(struct session_shell *sh, FILE *out, bool json)
 	status_object_end(&w);
 	status_object_begin(&w, "datapath");
 	status_str(&w, "mode", c->sh.dp ? pxp_dp_mode_name(pxp_dp_mode(c->sh.dp)) : NULL);
+	status_str(&w, "halves", c->sh.dp ? shell_dp_halves(&c->sh, halves, sizeof(halves)) : NULL);
 	status_bool(&w, "attached", c->sh.dp != NULL);
 	status_u64(&w, "umem_bytes", c->sh.dp ? pxp_dp_umem_bytes(c->sh.dp) : 0);
 	if (c->sh.dp && !pxp_dp_get_stats(c->sh.dp, &ds))

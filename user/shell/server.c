@@ -24,6 +24,7 @@
 #include "discovery.h"
 #include "instance.h"
 #include "ip_set.h"
+#include "ipv6_ac.h"
 #include "log.h"
 #include "ppp.h"
 #include "random.h"
@@ -44,6 +45,7 @@ struct srv_session {
 	bool end_pending;
 	enum ppp_down_reason end_reason;
 	char end_text[96];
+	struct v6ac_session v6;
 };
 
 struct server {
@@ -57,6 +59,8 @@ struct server {
 	struct secrets secrets;
 	/* The sessions' peer addresses, and those the secrets file gives to its users. */
 	struct ip_set ips_in_use, ips_reserved;
+	struct v6ac v6; /* with --ipv6 */
+	bool v6_open;
 	int notify_fd;
 	bool stopping;
 	uint64_t stop_deadline_ms;
@@ -130,6 +134,38 @@ static uint32_t pool_take(const struct server *srv)
 			break;
 	}
 	return 0;
+}
+
+/* The lowest index into the IPv6 pools that no session's IPv6 holds. */
+static uint64_t v6_index_take(const struct server *srv)
+{
+	uint64_t index;
+	unsigned int i;
+
+	for (index = 0;; index++) {
+		for (i = 0; i < srv->o->max_sessions; i++) {
+			const struct srv_session *s = srv->sessions[i];
+
+			if (s && s->v6.active && s->v6.index == index)
+				break;
+		}
+		if (i == srv->o->max_sessions)
+			return index;
+	}
+}
+
+static struct v6ac_session *v6_find(void *ctx, int ifindex)
+{
+	struct server *srv = ctx;
+	unsigned int i;
+
+	for (i = 0; i < srv->o->max_sessions; i++) {
+		struct srv_session *s = srv->sessions[i];
+
+		if (s && s->v6.active && s->v6.ifindex == ifindex)
+			return &s->v6;
+	}
+	return NULL;
 }
 
 /* ------------------------------------------------------------ sessions */
@@ -251,6 +287,31 @@ static void session_ipv4_down(struct srv_session *s)
 	s->up = false;
 }
 
+/* IPv6CP opened: our link-local address, then advertisements and DHCPv6 on the link. */
+static void session_ipv6_up(struct srv_session *s, uint64_t now)
+{
+	struct server *srv = srv_of(s);
+	struct ppp_status st;
+
+	if (shell_session_add_link_local(&s->io)) {
+		pxp_warn("session %u: IPv6 link-local address on %s failed", s->io.session_id,
+			 s->io.ifname);
+		return;
+	}
+	ppp_get_status(&s->io.ppp, &st);
+	/* The RA's MTU: what we receive, within the one session MTU the data path checks. */
+	if (v6ac_session_up(&srv->v6, &s->v6, s->io.session_id, s->io.ifindex,
+			    st.local_mru < st.peer_mru ? st.local_mru : st.peer_mru,
+			    s->io.local_ifid, st.peer_ifid, v6_index_take(srv), now))
+		srv->setup_errors++;
+}
+
+static void session_ipv6_down(struct srv_session *s)
+{
+	v6ac_session_down(&srv_of(s)->v6, &s->v6);
+	shell_session_del_link_local(&s->io);
+}
+
 static void ppp_event_cb(void *ctx, enum ppp_event ev, int reason)
 {
 	struct srv_session *s = container_of(ctx, struct srv_session, io);
@@ -267,12 +328,11 @@ static void ppp_event_cb(void *ctx, enum ppp_event ev, int reason)
 		session_ipv4_down(s);
 		break;
 	case PPP_EV_IPV6_UP:
-		if (srv->o->common.ipv6 && shell_session_add_link_local(&s->io))
-			pxp_warn("session %u: IPv6 link-local address on %s failed",
-				 s->io.session_id, s->io.ifname);
+		if (srv->v6_open)
+			session_ipv6_up(s, ev_now_ms());
 		break;
 	case PPP_EV_IPV6_DOWN:
-		shell_session_del_link_local(&s->io);
+		session_ipv6_down(s);
 		break;
 	case PPP_EV_LINK_DOWN:
 		if (reason == PPP_DOWN_AUTH_FAILED) {
@@ -302,6 +362,7 @@ static void session_free(struct server *srv, struct srv_session *s)
 static void session_end(struct server *srv, struct srv_session *s)
 {
 	session_ipv4_down(s);
+	session_ipv6_down(s);
 	shell_session_end(&s->io);
 	if (s->end_reason == PPP_DOWN_LOWER)
 		disc_ac_release(srv->ac, s->io.session_id);
@@ -483,6 +544,7 @@ static const char *state_name(struct session_shell *sh)
 
 static void write_status(struct session_shell *sh, FILE *out, bool json)
 {
+	char halves[64];
 	struct server *srv = server_of(sh);
 	uint64_t now = ev_now_ms();
 	struct status_writer w;
@@ -495,6 +557,8 @@ static void write_status(struct session_shell *sh, FILE *out, bool json)
 	status_str(&w, "pool", srv->o->pool_text);
 	status_str(&w, "datapath_mode",
 		   srv->sh.dp ? pxp_dp_mode_name(pxp_dp_mode(srv->sh.dp)) : NULL);
+	status_str(&w, "datapath_halves",
+		   srv->sh.dp ? shell_dp_halves(&srv->sh, halves, sizeof(halves)) : NULL);
 	status_u64(&w, "umem_bytes", srv->sh.dp ? pxp_dp_umem_bytes(srv->sh.dp) : 0);
 	status_u64(&w, "uptime_s", (now - srv->started_ms) / 1000);
 	status_u64(&w, "session_count", srv->session_count);
@@ -525,6 +589,8 @@ static void write_status(struct session_shell *sh, FILE *out, bool json)
 		status_u64(&w, "uptime_s", s->up ? (now - s->up_since_ms) / 1000 : 0);
 		status_u64(&w, "echo_sent", st.echo_sent);
 		status_u64(&w, "echo_replies", st.echo_replies);
+		if (srv->v6_open)
+			v6ac_status_session(&s->v6, &w);
 		status_object_end(&w);
 	}
 	status_array_end(&w);
@@ -532,6 +598,8 @@ static void write_status(struct session_shell *sh, FILE *out, bool json)
 	shell_status_disc_counters(&w, srv->ac->rx_frames, srv->ac->tx_frames, srv->ac->drops);
 	status_object_end(&w);
 	shell_status_frames(sh, &w, NULL);
+	if (srv->v6_open)
+		v6ac_status(&srv->v6, &w);
 	status_end(&w);
 }
 
@@ -589,6 +657,8 @@ static void run_timers(struct server *srv, uint64_t now)
 
 		if (s && s->io.ppp_active && ppp_deadline(&s->io.ppp) <= now)
 			ppp_timer(&s->io.ppp, now);
+		if (s && srv->v6_open)
+			v6ac_timer(&srv->v6, &s->v6, now);
 	}
 	if (disc_ac_deadline(srv->ac) <= now)
 		disc_ac_timer(srv->ac, now);
@@ -602,6 +672,11 @@ static void run_timers(struct server *srv, uint64_t now)
 static uint64_t next_deadline(struct server *srv)
 {
 	uint64_t d = shell_ppp_deadline(&srv->sh);
+	unsigned int i;
+
+	for (i = 0; i < srv->o->max_sessions; i++)
+		if (srv->sessions[i] && v6ac_deadline(&srv->sessions[i]->v6) < d)
+			d = v6ac_deadline(&srv->sessions[i]->v6);
 
 	if (disc_ac_deadline(srv->ac) < d)
 		d = disc_ac_deadline(srv->ac);
@@ -699,6 +774,14 @@ static int setup(struct server *srv)
 	code = claim_port(srv);
 	if (code != PXP_EXIT_OK)
 		return code;
+	if (o->common.ipv6) {
+		if (v6ac_open(&srv->v6, o, srv->sh.disc_sock.mac, &srv->sh.loop, srv->sh.nl,
+			      v6_find, srv)) {
+			v6ac_close(&srv->v6);
+			return PXP_EXIT_FATAL;
+		}
+		srv->v6_open = true;
+	}
 	/* A program of a run that left no record (an older version's) goes by name. */
 	if (pxp_dp_cleanup_stale(o->iface, NULL))
 		return PXP_EXIT_DATAPATH;
@@ -728,6 +811,8 @@ static void teardown(struct server *srv)
 	free(srv->sessions);
 	ip_set_free(&srv->ips_in_use);
 	ip_set_free(&srv->ips_reserved);
+	if (srv->v6_open)
+		v6ac_close(&srv->v6);
 	secrets_free(&srv->secrets);
 	/*
 	 * The record and the pid file go once nothing they name is left, and before the

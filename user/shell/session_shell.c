@@ -126,6 +126,12 @@ void shell_status_disc_counters(struct status_writer *w, uint64_t rx, uint64_t t
 	status_object_end(w);
 }
 
+const char *shell_dp_halves(const struct session_shell *sh, char *buf, size_t len)
+{
+	pxp_dp_halves_text(sh->dp, buf, len);
+	return buf;
+}
+
 void shell_status_frames(struct session_shell *sh, struct status_writer *w,
 			 const struct ppp_status *link)
 {
@@ -393,7 +399,8 @@ int shell_attach_datapath(struct session_shell *sh, const struct daemon_settings
 {
 	int err;
 
-	err = pxp_dp_attach(&sh->dp, sh->iface, common->mode, common->vlan_id);
+	err = pxp_dp_attach_halves(&sh->dp, sh->iface, common->mode, common->rx_half,
+				   common->tx_half, common->vlan_id);
 	if (err) {
 		sh->dp = NULL;
 		pxp_err("data path (--mode %s) on %s: %s", pxp_dp_mode_name(common->mode),

@@ -153,5 +153,7 @@ void shell_status_disc_counters(struct status_writer *w, uint64_t rx, uint64_t t
 /* link: the counters of the one PPP link (client), or NULL for many sessions. */
 void shell_status_frames(struct session_shell *sh, struct status_writer *w,
 			 const struct ppp_status *link);
+/* Which programs run each half of sh's data path ("rx tc (tcx), tx xdp (native)"): buf. */
+const char *shell_dp_halves(const struct session_shell *sh, char *buf, size_t len);
 
 #endif

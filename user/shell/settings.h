@@ -32,6 +32,7 @@ struct daemon_settings {
 	bool ipv6;
 	bool foreground;
 	enum pxp_dp_mode mode;
+	enum pxp_dp_half rx_half, tx_half; /* the programs of each half; default: the mode's */
 	unsigned int nr_cpus; /* spread decapsulation over CPUs 0..nr_cpus-1; 0 = off */
 	enum pxp_log_level log_level;
 	char logfile[PATH_MAX]; /* "" = none; opened by the CLI (pxp_log_open_file) */
@@ -83,6 +84,16 @@ struct server_settings {
 	/* PADI+PADR frames a second, all and per MAC; DISC_AC_RATE_UNLIMITED = off. */
 	uint32_t padi_rate, padi_rate_per_mac;
 	uint32_t dns[PXP_MAX_DNS]; /* network order, 0 = unused */
+	/* IPv6 (with common.ipv6); a prefix length of 0 = not configured. */
+	uint8_t ipv6_pool[16]; /* one /64 of it per session, advertised for SLAAC */
+	uint8_t ipv6_pool_len;
+	uint8_t pd_pool[16]; /* one /pd_len of it per session, delegated by DHCPv6 */
+	uint8_t pd_pool_len, pd_len;
+	char ipv6_pool_text[64], pd_pool_text[64];
+	uint8_t dns6[PXP_MAX_DNS][16]; /* in RAs (RDNSS) and DHCPv6 */
+	unsigned int dns6_count;
+	unsigned int ra_interval_s; /* between unsolicited router advertisements */
+	bool ra_managed;	    /* the RA's M flag */
 };
 
 static inline void client_settings_wipe(struct client_settings *o)
