@@ -216,10 +216,13 @@ uninstall:
 		rmdir --ignore-fail-on-non-empty $(DESTDIR)$(SYSCONFDIR)/pppoe-xp; fi
 
 # ---- set-up -------------------------------------------------------------------------
+# libb2-dev and libsodium-dev are the second libraries the WireGuard crypto is checked
+# against (test binaries only); wireguard-go and wireguard-tools are its interop peer.
 DEB_PACKAGES := make gcc clang llvm libbpf-dev libxdp-dev bpftool libelf-dev zlib1g-dev \
-	pkg-config nettle-dev libssl-dev libb2-dev libsodium-dev libnl-3-dev libnl-route-3-dev libclang-rt-14-dev clang-format \
-	iproute2 iputils-ping iperf3 ethtool tcpdump nftables python3 procps socat \
+	pkg-config nettle-dev libssl-dev libnl-3-dev libnl-route-3-dev libclang-rt-14-dev \
+	clang-format iproute2 iputils-ping iperf3 ethtool tcpdump nftables python3 procps socat \
 	qemu-system-x86 cpio lz4 binutils ppp pppoe gnuplot-nox dhcpcd-base \
+	libb2-dev libsodium-dev wireguard-go wireguard-tools \
 	$(EXTRA_DEB_PACKAGES)
 
 .PHONY: deps
