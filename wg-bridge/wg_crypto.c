@@ -351,18 +351,6 @@ free_peer:
 	return err;
 }
 
-int wg_x25519_public(uint8_t pub[static WG_KEY_LEN], const uint8_t priv[static WG_KEY_LEN])
-{
-	struct wg_x25519_key k;
-	int err = wg_x25519_key_set(&k, priv);
-
-	if (err)
-		return err;
-	memcpy(pub, k.pub, WG_KEY_LEN);
-	wg_x25519_key_free(&k);
-	return 0;
-}
-
 /* ---- ChaCha20-Poly1305 (OpenSSL) ---- */
 
 static int aead(bool enc, uint8_t *dst, const uint8_t *src, size_t len, const uint8_t *ad,

@@ -85,8 +85,6 @@ void wg_x25519_key_free(struct wg_x25519_key *k);
 /* X25519(k, peer): 0, or -EINVAL for a bad point or an all-zero shared secret. */
 int wg_x25519(uint8_t out[static WG_KEY_LEN], const struct wg_x25519_key *k,
 	      const uint8_t peer_pub[static WG_KEY_LEN]);
-/* The public key of a private key; 0 or -errno. */
-int wg_x25519_public(uint8_t pub[static WG_KEY_LEN], const uint8_t priv[static WG_KEY_LEN]);
 
 /*
  * RFC 8439 ChaCha20-Poly1305. dst receives len bytes plus the 16-byte tag; dst may equal src
