@@ -10,9 +10,14 @@
 #   make install    PREFIX (/usr/local), DESTDIR; make uninstall
 #   make demo       a whole PPPoE session and traffic through it, in network namespaces
 #   make bench      the open benchmark (bench/run)
-#   V=1             show commands
+#   make cross-aarch64  the daemon and its tests for aarch64 into build-aarch64/
+#   V=1             show commands (and so every flag)
 #
-# Cross builds: override CC, PKG_CONFIG and SYSROOT (BPF objects are the same on every CPU).
+# A packager's flags are honoured: CC, AR, CPPFLAGS, CFLAGS, LDFLAGS, PKG_CONFIG, SYSROOT,
+# CLANG and BPFTOOL from the command line or the environment; WERROR=0 drops -Werror.
+# Cross builds: CROSS=aarch64-linux-gnu (a Debian multiarch triplet) picks that triplet's
+# gcc, ar and pkg-config search path, or override those one by one; BPF objects are the same
+# on every CPU (clang -target bpf, skeletons from the host's bpftool).
 
 .DELETE_ON_ERROR:
 .SUFFIXES:
@@ -30,7 +35,10 @@ msg = @printf '  %-7s %s\n' '$(1)' '$(2)'
 endif
 
 O ?= build
-CC := $(if $(filter default,$(origin CC)),gcc,$(CC))
+CROSS ?=
+CROSS_COMPILE ?= $(if $(CROSS),$(CROSS)-)
+CC := $(if $(filter default,$(origin CC)),$(CROSS_COMPILE)gcc,$(CC))
+AR := $(if $(filter default,$(origin AR)),$(CROSS_COMPILE)ar,$(AR))
 CLANG ?= clang
 BPFTOOL ?= bpftool
 CLANG_FORMAT ?= clang-format
@@ -39,10 +47,27 @@ SYSROOT ?=
 FUZZ_SECONDS ?= 5
 
 PKGS := libbpf libxdp libnl-3.0 libnl-route-3.0 nettle
-PKG_CFLAGS := $(shell PKG_CONFIG_SYSROOT_DIR=$(SYSROOT) $(PKG_CONFIG) --cflags $(PKGS) 2>/dev/null)
-PKG_LIBS := $(shell PKG_CONFIG_SYSROOT_DIR=$(SYSROOT) $(PKG_CONFIG) --libs $(PKGS) 2>/dev/null)
+# A Debian multiarch triplet's .pc files, unless the caller chose a pkg-config of its own.
+PKG_CONFIG_LIBDIR ?= $(if $(CROSS),/usr/lib/$(CROSS)/pkgconfig:/usr/share/pkgconfig)
+PKG_ENV := PKG_CONFIG_SYSROOT_DIR=$(SYSROOT) \
+	$(if $(PKG_CONFIG_LIBDIR),PKG_CONFIG_LIBDIR=$(PKG_CONFIG_LIBDIR))
+# Goals that need no library, or that install the packages first and run make again.
+PKG_FREE_GOALS := deps deps-cross clean format check check-fast demo bench cross-aarch64 \
+	guest-image
+ifneq ($(filter-out $(PKG_FREE_GOALS),$(or $(MAKECMDGOALS),all)),)
+PKG_MISSING := $(strip $(foreach p,$(PKGS),$(if $(shell $(PKG_ENV) $(PKG_CONFIG) --exists $(p) \
+	2>/dev/null && echo y),,$(p))))
+ifneq ($(PKG_MISSING),)
+$(error $(PKG_CONFIG) finds no $(addsuffix .pc,$(PKG_MISSING))$(if $(PKG_CONFIG_LIBDIR), in \
+	$(PKG_CONFIG_LIBDIR)): install the libraries ($(if $(CROSS),make deps-cross,make deps) \
+	on Debian) or point PKG_CONFIG or PKG_CONFIG_PATH at their .pc files)
+endif
+PKG_CFLAGS := $(shell $(PKG_ENV) $(PKG_CONFIG) --cflags $(PKGS))
+PKG_LIBS := $(shell $(PKG_ENV) $(PKG_CONFIG) --libs $(PKGS))
+endif
 
-WARNINGS := -Wall -Wextra -Werror
+WERROR ?= 1
+WARNINGS := -Wall -Wextra $(if $(filter 1,$(WERROR)),-Werror)
 CFLAGS ?= -O2 -g
 # The include path of each room (see user/README.md): a room sees its own headers and those
 # of the rooms it may use, so an include the wrong way fails the build. Directions:
@@ -112,11 +137,11 @@ $(O)/skel/%.skel.h: $(O)/bpf/%.bpf.o
 $(O)/%.o: %.c | $(SKELS)
 	$(call msg,CC,$@)
 	@mkdir -p $(@D)
-	$(Q)$(CC) $(ALL_CFLAGS) -c $< -o $@
+	$(Q)$(CC) $(CPPFLAGS) $(ALL_CFLAGS) -c $< -o $@
 
 $(LIB): $(LIB_OBJS)
 	$(call msg,AR,$@)
-	$(Q)rm -f $@ && ar rcs $@ $^
+	$(Q)rm -f $@ && $(AR) rcs $@ $^
 
 # What --version prints: VERSION, and the git describe of the tree when built from git.
 # main.o is rebuilt when that changes, not on every make.
@@ -134,7 +159,7 @@ $(O)/user/cli/main.o: ALL_CFLAGS += -DPXP_VERSION='"$(PXP_VERSION)"'
 
 $(BIN): $(O)/user/cli/main.o $(LIB)
 	$(call msg,LD,$@)
-	$(Q)$(CC) $(ALL_CFLAGS) $^ $(LDLIBS) -o $@
+	$(Q)$(CC) $(ALL_CFLAGS) $(LDFLAGS) $^ $(LDLIBS) -o $@
 
 # The man page: the prose of dist/pppoe-xp.8.in around the options the binary's tables hold,
 # so that an option is written once. A cross build runs a native build's binary instead:
@@ -148,7 +173,7 @@ $(MAN): dist/pppoe-xp.8.in $(BIN)
 
 $(O)/tests/%: $(O)/tests/%.o $(LIB)
 	$(call msg,LD,$@)
-	$(Q)$(CC) $(ALL_CFLAGS) $^ $(LDLIBS) -o $@
+	$(Q)$(CC) $(ALL_CFLAGS) $(LDFLAGS) $^ $(LDLIBS) -o $@
 
 # Fuzzers: the pure protocol cores rebuilt with sanitizers; libFuzzer from clang.
 # They see the pure rooms only: pppoe/, user/common/ and the engine's transforms.
