@@ -237,7 +237,7 @@ uninstall:
 DEB_PACKAGES := make gcc clang llvm libbpf-dev libxdp-dev bpftool libelf-dev zlib1g-dev \
 	pkg-config nettle-dev libnl-3-dev libnl-route-3-dev libclang-rt-14-dev clang-format \
 	iproute2 iputils-ping iperf3 ethtool tcpdump nftables python3 procps socat \
-	qemu-system-x86 cpio lz4 binutils ppp pppoe gnuplot-nox dhcpcd-base \
+	qemu-system-x86 cpio lz4 binutils ppp pppoe gnuplot-nox dhcpcd-base musl-dev \
 	$(EXTRA_DEB_PACKAGES)
 
 .PHONY: deps
