@@ -186,16 +186,29 @@ FUZZ_CFLAGS := -std=gnu11 -g -O1 -fsanitize=fuzzer,address,undefined \
 	-fno-sanitize-recover=undefined $(INC_pppoe) $(INC_engine) $(PKG_CFLAGS)
 FUZZ_LIB_SRCS := $(PPPOE_SRCS) $(wildcard user/common/*.c)
 
-$(O)/tests/fuzz/%: tests/fuzz/%.c $(FUZZ_LIB_SRCS) $(wildcard pppoe/*.h include/*.h bpf/lib/*.h \
-	tests/fuzz/*.h tests/unit/*.h user/common/*.h user/datapath/engine/*.h)
+FUZZ_DEPS := $(FUZZ_LIB_SRCS) $(wildcard pppoe/*.h include/*.h bpf/lib/*.h tests/fuzz/*.h \
+	tests/unit/*.h user/common/*.h user/datapath/engine/*.h)
+
+$(O)/tests/fuzz/%: tests/fuzz/%.c $(FUZZ_DEPS)
 	$(call msg,FUZZ,$@)
 	@mkdir -p $(@D)
 	$(Q)$(CLANG) $(FUZZ_CFLAGS) $< $(FUZZ_LIB_SRCS) $(PKG_LIBS) -o $@
 
 # The configuration file's parser lives in the cli room but is pure: its fuzzer adds it.
-$(O)/tests/fuzz/fuzz_conffile: FUZZ_CFLAGS += -Iuser/cli
-$(O)/tests/fuzz/fuzz_conffile: FUZZ_LIB_SRCS += user/cli/conffile.c
-$(O)/tests/fuzz/fuzz_conffile: user/cli/conffile.c user/cli/conffile.h
+$(O)/tests/fuzz/fuzz_conffile $(O)/tests/replay/fuzz_conffile: FUZZ_CFLAGS += -Iuser/cli
+$(O)/tests/fuzz/fuzz_conffile $(O)/tests/replay/fuzz_conffile: FUZZ_LIB_SRCS += user/cli/conffile.c
+$(O)/tests/fuzz/fuzz_conffile $(O)/tests/replay/fuzz_conffile: user/cli/conffile.c \
+	user/cli/conffile.h
+
+# The same harnesses with a main() that replays files (tests/cross/replay.c), built by $(CC)
+# with UBSan instead of clang's libFuzzer and ASan: the seed corpora on a cross build's CPU.
+REPLAY_BINS := $(patsubst tests/fuzz/%.c,$(O)/tests/replay/%,$(wildcard tests/fuzz/fuzz_*.c))
+$(O)/tests/replay/%: tests/fuzz/%.c tests/cross/replay.c $(FUZZ_DEPS)
+	$(call msg,REPLAY,$@)
+	@mkdir -p $(@D)
+	$(Q)$(CC) $(CPPFLAGS) $(filter-out -fsanitize=% -fno-sanitize-recover=%,$(FUZZ_CFLAGS)) \
+		-fsanitize=undefined -fno-sanitize-recover=undefined $(LDFLAGS) $< tests/cross/replay.c \
+		$(FUZZ_LIB_SRCS) $(PKG_LIBS) -o $@
 
 -include $(shell find $(O) -name '*.d' 2>/dev/null)
 -include $(wildcard */module.mk tests/*/module.mk)

@@ -9,7 +9,9 @@
 #   cross/aarch64/version   it runs: --version under qemu-aarch64
 #   aarch64/...             every unit test, built for aarch64 and run under qemu-aarch64;
 #                           each case's own PASS/FAIL line, prefixed
-# The unit tests are linked statically (LDFLAGS=-static, into build-aarch64-static): the
+#   aarch64/fuzz_*/replay   every fuzz harness's seed corpus replayed on aarch64
+#                           (tests/cross/replay.c in place of libFuzzer, with UBSan)
+# The unit tests and replays are linked statically (LDFLAGS=-static, into build-aarch64-static): the
 # qemu-user of Debian 12 (7.2) hangs in the child of a fork() in a dynamically linked guest,
 # and several tests fork.
 # Needs make deps-cross (which make check runs); without its packages every case SKIPs.
@@ -58,10 +60,11 @@ else
 fi
 
 units=$(ls tests/unit/test_*.c | sed "s|^\(.*\)\.c$|$STATIC/\1|")
-# shellcheck disable=SC2086 # one word per unit test
+replays=$(ls tests/fuzz/fuzz_*.c | sed "s|^tests/fuzz/\(.*\)\.c$|$STATIC/tests/replay/\1|")
+# shellcheck disable=SC2086 # one word per program
 if ! make -j"$JOBS" --no-print-directory CROSS=$TRIPLET O=$STATIC LDFLAGS=-static \
-	$units >"$TMP/build" 2>&1; then
-	echo "FAIL cross/aarch64/unit_build: the static unit tests did not build:"
+	$units $replays >"$TMP/build" 2>&1; then
+	echo "FAIL cross/aarch64/unit_build: the static unit tests and replays did not build:"
 	tail -n 20 "$TMP/build"
 	exit 1
 fi
@@ -76,5 +79,21 @@ for t in $units; do
 		tail -n 20 "$TMP/out"
 	fi
 	[ $status -eq 0 ] || rc=1
+done
+for t in $replays; do
+	name=$(basename "$t")
+	corpus=tests/fuzz/corpus/$name
+	if ! ls "$corpus"/* >/dev/null 2>&1; then
+		echo "SKIP aarch64/$name/replay: no seed corpus in $corpus"
+		continue
+	fi
+	n=$(ls "$corpus" | wc -l)
+	if timeout -s KILL 300 $QEMU "$t" "$corpus"/* >"$TMP/out" 2>&1 </dev/null; then
+		echo "PASS aarch64/$name/replay ($n inputs)"
+	else
+		echo "FAIL aarch64/$name/replay: status $? on $corpus under $QEMU:"
+		tail -n 20 "$TMP/out"
+		rc=1
+	fi
 done
 exit $rc
