@@ -202,7 +202,6 @@ $(O)/tests/fuzz/fuzz_conffile $(O)/tests/replay/fuzz_conffile: user/cli/conffile
 
 # The same harnesses with a main() that replays files (tests/cross/replay.c), built by $(CC)
 # with UBSan instead of clang's libFuzzer and ASan: the seed corpora on a cross build's CPU.
-REPLAY_BINS := $(patsubst tests/fuzz/%.c,$(O)/tests/replay/%,$(wildcard tests/fuzz/fuzz_*.c))
 $(O)/tests/replay/%: tests/fuzz/%.c tests/cross/replay.c $(FUZZ_DEPS)
 	$(call msg,REPLAY,$@)
 	@mkdir -p $(@D)
