@@ -10,9 +10,14 @@
 #   make install    PREFIX (/usr/local), DESTDIR; make uninstall
 #   make demo       a whole PPPoE session and traffic through it, in network namespaces
 #   make bench      the open benchmark (bench/run)
-#   V=1             show commands
+#   make cross-aarch64  the daemon and its tests for aarch64 into build-aarch64/
+#   V=1             show commands (and so every flag)
 #
-# Cross builds: override CC, PKG_CONFIG and SYSROOT (BPF objects are the same on every CPU).
+# A packager's flags are honoured: CC, AR, CPPFLAGS, CFLAGS, LDFLAGS, PKG_CONFIG, SYSROOT,
+# CLANG and BPFTOOL from the command line or the environment; WERROR=0 drops -Werror.
+# Cross builds: CROSS=aarch64-linux-gnu (a Debian multiarch triplet) picks that triplet's
+# gcc, ar and pkg-config search path, or override those one by one; BPF objects are the same
+# on every CPU (clang -target bpf, skeletons from the host's bpftool).
 
 .DELETE_ON_ERROR:
 .SUFFIXES:
@@ -30,7 +35,10 @@ msg = @printf '  %-7s %s\n' '$(1)' '$(2)'
 endif
 
 O ?= build
-CC := $(if $(filter default,$(origin CC)),gcc,$(CC))
+CROSS ?=
+CROSS_COMPILE ?= $(if $(CROSS),$(CROSS)-)
+CC := $(if $(filter default,$(origin CC)),$(CROSS_COMPILE)gcc,$(CC))
+AR := $(if $(filter default,$(origin AR)),$(CROSS_COMPILE)ar,$(AR))
 CLANG ?= clang
 BPFTOOL ?= bpftool
 CLANG_FORMAT ?= clang-format
@@ -39,10 +47,29 @@ SYSROOT ?=
 FUZZ_SECONDS ?= 5
 
 PKGS := libbpf libxdp libnl-3.0 libnl-route-3.0 nettle libcrypto
-PKG_CFLAGS := $(shell PKG_CONFIG_SYSROOT_DIR=$(SYSROOT) $(PKG_CONFIG) --cflags $(PKGS) 2>/dev/null)
-PKG_LIBS := $(shell PKG_CONFIG_SYSROOT_DIR=$(SYSROOT) $(PKG_CONFIG) --libs $(PKGS) 2>/dev/null)
+# A Debian multiarch triplet's .pc files, unless the caller chose a pkg-config of its own.
+PKG_CONFIG_LIBDIR ?= $(if $(CROSS),/usr/lib/$(CROSS)/pkgconfig:/usr/share/pkgconfig)
+PKG_ENV := PKG_CONFIG_SYSROOT_DIR=$(SYSROOT) \
+	$(if $(PKG_CONFIG_LIBDIR),PKG_CONFIG_LIBDIR=$(PKG_CONFIG_LIBDIR))
+# Goals that need no library, or that install the packages first and run make again.
+PKG_FREE_GOALS := deps deps-cross clean format check check-fast demo bench cross-aarch64 \
+	check-cross guest-image
+ifneq ($(filter-out $(PKG_FREE_GOALS),$(or $(MAKECMDGOALS),all)),)
+PKG_MISSING := $(strip $(foreach p,$(PKGS),$(if $(shell $(PKG_ENV) $(PKG_CONFIG) --exists $(p) \
+	2>/dev/null && echo y),,$(p))))
+ifneq ($(PKG_MISSING),)
+$(error $(PKG_CONFIG) finds no $(addsuffix .pc,$(PKG_MISSING))$(if $(PKG_CONFIG_LIBDIR), in \
+	$(PKG_CONFIG_LIBDIR)): install the libraries ($(if $(CROSS),make deps-cross,make deps) \
+	on Debian) or point PKG_CONFIG or PKG_CONFIG_PATH at their .pc files)
+endif
+PKG_CFLAGS := $(shell $(PKG_ENV) $(PKG_CONFIG) --cflags $(PKGS))
+# A static link (LDFLAGS=-static) needs the libraries' own dependencies too, in order.
+PKG_LIBS := $(shell $(PKG_ENV) $(PKG_CONFIG) --libs $(if $(filter -static,$(LDFLAGS)),--static) \
+	$(PKGS))
+endif
 
-WARNINGS := -Wall -Wextra -Werror
+WERROR ?= 1
+WARNINGS := -Wall -Wextra $(if $(filter 1,$(WERROR)),-Werror)
 CFLAGS ?= -O2 -g
 # The include path of each room (see user/README.md): a room sees its own headers and those
 # of the rooms it may use, so an include the wrong way fails the build. Directions:
@@ -116,11 +143,11 @@ $(O)/skel/%.skel.h: $(O)/bpf/%.bpf.o
 $(O)/%.o: %.c | $(SKELS)
 	$(call msg,CC,$@)
 	@mkdir -p $(@D)
-	$(Q)$(CC) $(ALL_CFLAGS) -c $< -o $@
+	$(Q)$(CC) $(CPPFLAGS) $(ALL_CFLAGS) -c $< -o $@
 
 $(LIB): $(LIB_OBJS)
 	$(call msg,AR,$@)
-	$(Q)rm -f $@ && ar rcs $@ $^
+	$(Q)rm -f $@ && $(AR) rcs $@ $^
 
 # What --version prints: VERSION, and the git describe of the tree when built from git.
 # main.o is rebuilt when that changes, not on every make.
@@ -138,12 +165,15 @@ $(O)/user/cli/main.o: ALL_CFLAGS += -DPXP_VERSION='"$(PXP_VERSION)"'
 
 $(BIN): $(O)/user/cli/main.o $(LIB)
 	$(call msg,LD,$@)
-	$(Q)$(CC) $(ALL_CFLAGS) $^ $(LDLIBS) -o $@
+	$(Q)$(CC) $(ALL_CFLAGS) $(LDFLAGS) $^ $(LDLIBS) -o $@
+
+# How to run what a cross build made: qemu-user with the triplet's Debian libraries.
+CROSS_RUN ?= $(if $(CROSS),qemu-$(firstword $(subst -, ,$(CROSS))) -L /usr/$(CROSS))
 
 # The man page: the prose of dist/pppoe-xp.8.in around the options the binary's tables hold,
-# so that an option is written once. A cross build runs a native build's binary instead:
-# make MAN_GEN=path/to/native/pppoe-xp.
-MAN_GEN ?= $(BIN)
+# so that an option is written once. A cross build runs its binary under CROSS_RUN, or a
+# native build's binary: make MAN_GEN=path/to/native/pppoe-xp.
+MAN_GEN ?= $(strip $(CROSS_RUN) $(BIN))
 $(MAN): dist/pppoe-xp.8.in $(BIN)
 	$(call msg,MAN,$@)
 	$(Q)$(MAN_GEN) --man-sections >$@.sections
@@ -152,7 +182,7 @@ $(MAN): dist/pppoe-xp.8.in $(BIN)
 
 $(O)/tests/%: $(O)/tests/%.o $(LIB)
 	$(call msg,LD,$@)
-	$(Q)$(CC) $(ALL_CFLAGS) $^ $(LDLIBS) -o $@
+	$(Q)$(CC) $(ALL_CFLAGS) $(LDFLAGS) $^ $(LDLIBS) -o $@
 
 # The second libraries the WireGuard crypto is cross-checked against: test-only.
 $(O)/tests/unit/test_wg_crypto: LDLIBS += -lb2 -lsodium
@@ -163,16 +193,28 @@ FUZZ_CFLAGS := -std=gnu11 -g -O1 -fsanitize=fuzzer,address,undefined \
 	-fno-sanitize-recover=undefined $(INC_pppoe) -Iwg-bridge $(INC_engine) $(PKG_CFLAGS)
 FUZZ_LIB_SRCS := $(PPPOE_SRCS) $(WG_SRCS) $(wildcard user/common/*.c)
 
-$(O)/tests/fuzz/%: tests/fuzz/%.c $(FUZZ_LIB_SRCS) $(wildcard pppoe/*.h wg-bridge/*.h include/*.h bpf/lib/*.h \
+FUZZ_DEPS := $(FUZZ_LIB_SRCS) $(wildcard pppoe/*.h wg-bridge/*.h include/*.h bpf/lib/*.h \
 	tests/fuzz/*.h tests/unit/*.h user/common/*.h user/datapath/engine/*.h)
+
+$(O)/tests/fuzz/%: tests/fuzz/%.c $(FUZZ_DEPS)
 	$(call msg,FUZZ,$@)
 	@mkdir -p $(@D)
 	$(Q)$(CLANG) $(FUZZ_CFLAGS) $< $(FUZZ_LIB_SRCS) $(PKG_LIBS) -o $@
 
 # The configuration file's parser lives in the cli room but is pure: its fuzzer adds it.
-$(O)/tests/fuzz/fuzz_conffile: FUZZ_CFLAGS += -Iuser/cli
-$(O)/tests/fuzz/fuzz_conffile: FUZZ_LIB_SRCS += user/cli/conffile.c
-$(O)/tests/fuzz/fuzz_conffile: user/cli/conffile.c user/cli/conffile.h
+$(O)/tests/fuzz/fuzz_conffile $(O)/tests/replay/fuzz_conffile: FUZZ_CFLAGS += -Iuser/cli
+$(O)/tests/fuzz/fuzz_conffile $(O)/tests/replay/fuzz_conffile: FUZZ_LIB_SRCS += user/cli/conffile.c
+$(O)/tests/fuzz/fuzz_conffile $(O)/tests/replay/fuzz_conffile: user/cli/conffile.c \
+	user/cli/conffile.h
+
+# The same harnesses with a main() that replays files (tests/cross/replay.c), built by $(CC)
+# with UBSan instead of clang's libFuzzer and ASan: the seed corpora on a cross build's CPU.
+$(O)/tests/replay/%: tests/fuzz/%.c tests/cross/replay.c $(FUZZ_DEPS)
+	$(call msg,REPLAY,$@)
+	@mkdir -p $(@D)
+	$(Q)$(CC) $(CPPFLAGS) $(filter-out -fsanitize=% -fno-sanitize-recover=%,$(FUZZ_CFLAGS)) \
+		-fsanitize=undefined -fno-sanitize-recover=undefined $(LDFLAGS) $< tests/cross/replay.c \
+		$(FUZZ_LIB_SRCS) $(PKG_LIBS) -o $@
 
 -include $(shell find $(O) -name '*.d' 2>/dev/null)
 -include $(wildcard */module.mk tests/*/module.mk)
@@ -221,13 +263,13 @@ uninstall:
 DEB_PACKAGES := make gcc clang llvm libbpf-dev libxdp-dev bpftool libelf-dev zlib1g-dev \
 	pkg-config nettle-dev libssl-dev libnl-3-dev libnl-route-3-dev libclang-rt-14-dev \
 	clang-format iproute2 iputils-ping iperf3 ethtool tcpdump nftables python3 procps socat \
-	qemu-system-x86 cpio lz4 binutils ppp pppoe gnuplot-nox dhcpcd-base \
+	qemu-system-x86 cpio lz4 binutils ppp pppoe gnuplot-nox dhcpcd-base musl-dev \
 	libb2-dev libsodium-dev wireguard-go wireguard-tools \
 	$(EXTRA_DEB_PACKAGES)
 
-.PHONY: deps
-deps:
-	@missing=$$(for p in $(DEB_PACKAGES); do \
+# apt_install: the packages of $(1) not installed yet, installed.
+define apt_install
+	@missing=$$(for p in $(1); do \
 		dpkg-query -W -f='$${Status}\n' $$p 2>/dev/null | grep -q 'ok installed' || echo $$p; \
 	done); \
 	if [ -n "$$missing" ]; then \
@@ -235,14 +277,37 @@ deps:
 		export DEBIAN_FRONTEND=noninteractive; \
 		apt-get update -qq && apt-get install -y -qq --no-install-recommends $$missing; \
 	fi
+endef
+
+.PHONY: deps
+deps:
+	$(call apt_install,$(DEB_PACKAGES))
+
+# The aarch64 cross toolchain, qemu-user and the arm64 multiarch libraries. Only this adds
+# arm64 as a dpkg architecture (once); plain make deps leaves the machine's alone.
+DEB_CROSS_PACKAGES := gcc-aarch64-linux-gnu libc6-dev-arm64-cross qemu-user \
+	$(addsuffix :arm64,libbpf-dev libxdp-dev libnl-3-dev libnl-route-3-dev nettle-dev libssl-dev \
+	libelf-dev zlib1g-dev libb2-dev libsodium-dev)
+
+.PHONY: deps-cross cross-aarch64
+deps-cross: deps
+	$(Q)dpkg --print-foreign-architectures | grep -qx arm64 || dpkg --add-architecture arm64
+	$(call apt_install,$(DEB_CROSS_PACKAGES))
+
+# The daemon, its tests and tools for aarch64 (OpenWrt's R6S), in their own directory.
+cross-aarch64: deps-cross
+	$(Q)$(MAKE) --no-print-directory CROSS=aarch64-linux-gnu O=build-aarch64 all
 
 # ---- tests --------------------------------------------------------------------------
 # The entry points install what they need first, then re-run make so that the
 # pkg-config flags are read after the packages exist.
 .PHONY: check check-fast demo bench
+# The cross tier's packages add a dpkg architecture and come from another archive: a failure
+# to install them is no failure of ours, and the tier then SKIPs saying what is missing.
 check: deps
 	$(Q)$(MAKE) --no-print-directory all $(FUZZ_BINS)
-	$(Q)tests/run.sh format rooms unit dist fuzz bpf netns interop
+	-$(Q)$(MAKE) --no-print-directory deps-cross
+	$(Q)tests/run.sh format rooms unit dist fuzz bpf netns interop cross
 
 check-fast: deps
 	$(Q)$(MAKE) --no-print-directory all
@@ -257,9 +322,11 @@ bench: deps
 	$(Q)bench/run $(BENCH_ARGS)
 
 .PHONY: check-unit check-fuzz check-bpf check-netns check-interop check-format check-rooms \
-	check-dist
+	check-dist check-cross
 check-unit check-bpf check-netns check-interop check-format check-rooms check-dist: all
 	$(Q)tests/run.sh $(patsubst check-%,%,$@)
+check-cross: deps-cross
+	$(Q)tests/run.sh cross
 check-fuzz: $(FUZZ_BINS)
 	$(Q)tests/run.sh fuzz
 
@@ -274,4 +341,4 @@ format:
 
 .PHONY: clean
 clean:
-	rm -rf $(O)
+	rm -rf $(O) build-aarch64 build-aarch64-static

@@ -24,4 +24,4 @@ $(O)/bench/netkit_hop.o: $(O)/skel/netkit_hop.skel.h
 
 $(O)/bench/%: $(O)/bench/%.o
 	$(call msg,LD,$@)
-	$(Q)$(CC) $(ALL_CFLAGS) $^ $(LDLIBS) -o $@
+	$(Q)$(CC) $(ALL_CFLAGS) $(LDFLAGS) $^ $(LDLIBS) -o $@

@@ -7,7 +7,7 @@
 # A program that exits non-zero without a FAIL line, or that reports nothing, counts as a
 # failure of its own. Ends with the line "N passed, N failed, N skipped"; exits 1 on failure.
 #
-# usage: tests/run.sh TIER...   (format rooms unit dist fuzz bpf netns interop)
+# usage: tests/run.sh TIER...   (format rooms unit dist fuzz bpf netns interop cross)
 set -u
 cd "$(dirname "$0")/.." || exit 2
 
@@ -113,12 +113,14 @@ run_scripts() {
 tier_dist() { run_scripts dist 300; }
 tier_netns() { run_scripts netns 1800; }
 tier_interop() { run_scripts interop 1500; }
+# The aarch64 build and its unit tests under qemu-user (make deps-cross's packages).
+tier_cross() { run_scripts cross 1500; }
 
 for tier in "$@"; do
 	case $tier in
-	format | rooms | unit | dist | fuzz | bpf | netns | interop) "tier_$tier" ;;
+	format | rooms | unit | dist | fuzz | bpf | netns | interop | cross) "tier_$tier" ;;
 	*)
-		echo "tests/run.sh: unknown tier '$tier' (format rooms unit dist fuzz bpf netns interop)" >&2
+		echo "tests/run.sh: unknown tier '$tier' (format rooms unit dist fuzz bpf netns interop cross)" >&2
 		exit 2
 		;;
 	esac

@@ -658,7 +658,8 @@ static void process_pending(struct client *c, uint64_t now)
 	if (c->link_down_pending) {
 		bool was_up = c->phase == PHASE_UP;
 		enum ppp_down_reason reason = c->link_down_reason;
-		char why[256];
+		/* Room for every part whole: the reason, the user's note and the AC's PADT text. */
+		char why[sizeof(c->o->user) + sizeof(c->padt_text) + 128];
 		int code;
 
 		c->link_down_pending = false;
