@@ -48,18 +48,21 @@ CFLAGS ?= -O2 -g
 # of the rooms it may use, so an include the wrong way fails the build. Directions:
 # cli -> shell -> datapath -> engine, every room of user/ -> common; pppoe/ (the pure
 # protocol cores) and include/ (wire formats and map layouts) are open to every room that
-# needs them; pppoe/ itself sees only include/. tests/ and bench/ see everything.
+# needs them; pppoe/ itself sees only include/; wg-bridge/ (the pure WireGuard core) likewise.
+# tests/ and bench/ see everything.
 INC_pppoe := -Iinclude -Ipppoe
+INC_wg := -Iinclude -Iwg-bridge
 INC_common := -Iinclude -Iuser/common
 INC_engine := -Iuser/datapath/engine -Ibpf $(INC_common)
 INC_datapath := -Iuser/datapath $(INC_engine) -I$(O)/skel
 INC_shell := -Iuser/shell -Ipppoe $(INC_datapath)
 INC_cli := -Iuser/cli $(INC_shell)
-INC_all := $(INC_cli)
-ROOMS := pppoe common engine datapath shell cli
+INC_all := $(INC_cli) -Iwg-bridge
+ROOMS := pppoe wg common engine datapath shell cli
 
 ROOM_INC = $(INC_all)
 $(O)/pppoe/%.o: ROOM_INC = $(INC_pppoe)
+$(O)/wg-bridge/%.o: ROOM_INC = $(INC_wg)
 $(O)/user/common/%.o: ROOM_INC = $(INC_common)
 $(O)/user/datapath/engine/%.o: ROOM_INC = $(INC_engine)
 $(O)/user/datapath/%.o: ROOM_INC = $(INC_datapath)
@@ -77,8 +80,9 @@ BPF_SYS_INCLUDES := $(shell $(CLANG) -v -E - </dev/null 2>&1 | \
 BPF_CFLAGS := -g -O2 -target bpf $(WARNINGS) -Iinclude -Ibpf $(BPF_SYS_INCLUDES) -MMD -MP
 
 PPPOE_SRCS := $(wildcard pppoe/*.c)
+WG_SRCS := $(wildcard wg-bridge/*.c)
 USER_SRCS := $(filter-out user/cli/main.c,$(wildcard user/*/*.c user/*/*/*.c))
-LIB_OBJS := $(patsubst %.c,$(O)/%.o,$(PPPOE_SRCS) $(USER_SRCS))
+LIB_OBJS := $(patsubst %.c,$(O)/%.o,$(PPPOE_SRCS) $(WG_SRCS) $(USER_SRCS))
 LIB := $(O)/libpxp.a
 BIN := $(O)/pppoe-xp
 
@@ -151,12 +155,12 @@ $(O)/tests/%: $(O)/tests/%.o $(LIB)
 	$(Q)$(CC) $(ALL_CFLAGS) $^ $(LDLIBS) -o $@
 
 # Fuzzers: the pure protocol cores rebuilt with sanitizers; libFuzzer from clang.
-# They see the pure rooms only: pppoe/, user/common/ and the engine's transforms.
+# They see the pure rooms only: pppoe/, wg-bridge/, user/common/ and the engine's transforms.
 FUZZ_CFLAGS := -std=gnu11 -g -O1 -fsanitize=fuzzer,address,undefined \
-	-fno-sanitize-recover=undefined $(INC_pppoe) $(INC_engine) $(PKG_CFLAGS)
-FUZZ_LIB_SRCS := $(PPPOE_SRCS) $(wildcard user/common/*.c)
+	-fno-sanitize-recover=undefined $(INC_pppoe) -Iwg-bridge $(INC_engine) $(PKG_CFLAGS)
+FUZZ_LIB_SRCS := $(PPPOE_SRCS) $(WG_SRCS) $(wildcard user/common/*.c)
 
-$(O)/tests/fuzz/%: tests/fuzz/%.c $(FUZZ_LIB_SRCS) $(wildcard pppoe/*.h include/*.h bpf/lib/*.h \
+$(O)/tests/fuzz/%: tests/fuzz/%.c $(FUZZ_LIB_SRCS) $(wildcard pppoe/*.h wg-bridge/*.h include/*.h bpf/lib/*.h \
 	tests/fuzz/*.h tests/unit/*.h user/common/*.h user/datapath/engine/*.h)
 	$(call msg,FUZZ,$@)
 	@mkdir -p $(@D)
