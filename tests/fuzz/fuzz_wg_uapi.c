@@ -1,0 +1,126 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * libFuzzer harness for the UAPI's set=1 parser: arbitrary bytes as the lines after
+ * "set=1". A success must give peers whose prefixes fit their family and go into the
+ * allowed-IPs trie, and an answer to get=1 built from them that parses again to the same
+ * peers; a failure must leave nothing allocated and an errno wireguard-go could answer.
+ */
+#include <errno.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+
+#include "allowed_ips.h"
+#include "uapi.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+/* Keeps the lines of a get=1 answer that set=1 takes too (not the counters, not errno). */
+static size_t settable_lines(char *buf, size_t len)
+{
+	static const char *const drop[] = { "last_handshake_time_sec=", "last_handshake_time_nsec=",
+					    "tx_bytes=", "rx_bytes=", "errno=" };
+	size_t in = 0, out = 0;
+
+	while (in < len) {
+		char *nl = memchr(buf + in, '\n', len - in);
+		size_t n = nl ? (size_t)(nl - (buf + in)) + 1 : len - in;
+		bool keep = n > 1;
+
+		for (size_t i = 0; i < sizeof(drop) / sizeof(drop[0]); i++)
+			if (!strncmp(buf + in, drop[i], strlen(drop[i])))
+				keep = false;
+		if (keep) {
+			memmove(buf + out, buf + in, n);
+			out += n;
+		}
+		in += n;
+	}
+	return out;
+}
+
+/* get=1's answer for the peers a set=1 gave must parse back to the same peers. */
+static void check_round_trip(const struct uapi_set *cfg)
+{
+	struct uapi_peer_status *peers = calloc(cfg->n_peers + 1, sizeof(*peers));
+	struct uapi_device_status d = { .peers = peers, .n_peers = cfg->n_peers };
+	size_t cap = 256 + cfg->n_peers * 1024;
+	struct uapi_set again;
+	char *buf;
+	int len;
+
+	for (size_t i = 0; i < cfg->n_peers; i++) {
+		memcpy(peers[i].public_key, cfg->peers[i].public_key, UAPI_KEY_LEN);
+		memcpy(peers[i].preshared_key, cfg->peers[i].preshared_key, UAPI_KEY_LEN);
+		peers[i].has_endpoint = cfg->peers[i].has_endpoint;
+		peers[i].endpoint = cfg->peers[i].endpoint;
+		peers[i].allowed_ips = cfg->peers[i].allowed_ips;
+		peers[i].n_allowed_ips = cfg->peers[i].n_allowed_ips;
+		cap += cfg->peers[i].n_allowed_ips * 64;
+	}
+	buf = malloc(cap);
+	len = uapi_format_get(&d, buf, cap);
+	if (len < 0)
+		__builtin_trap();
+	if (uapi_parse_set(&again, buf, settable_lines(buf, (size_t)len), NULL, 0) ||
+	    again.n_peers != cfg->n_peers)
+		__builtin_trap();
+	for (size_t i = 0; i < cfg->n_peers; i++) {
+		const struct uapi_peer_set *a = &cfg->peers[i], *b = &again.peers[i];
+
+		if (memcmp(a->public_key, b->public_key, UAPI_KEY_LEN) ||
+		    memcmp(a->preshared_key, b->preshared_key, UAPI_KEY_LEN) ||
+		    a->has_endpoint != b->has_endpoint ||
+		    memcmp(&a->endpoint, &b->endpoint, sizeof(a->endpoint)) ||
+		    a->n_allowed_ips != b->n_allowed_ips)
+			__builtin_trap();
+		for (size_t j = 0; j < a->n_allowed_ips; j++)
+			if (a->allowed_ips[j].family != b->allowed_ips[j].family ||
+			    a->allowed_ips[j].cidr != b->allowed_ips[j].cidr ||
+			    memcmp(a->allowed_ips[j].addr, b->allowed_ips[j].addr, 16))
+				__builtin_trap();
+	}
+	uapi_set_free(&again);
+	free(buf);
+	free(peers);
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	struct allowed_ips t;
+	struct uapi_set cfg;
+	char err[256];
+	int ret;
+
+	ret = uapi_parse_set(&cfg, (const char *)data, size, err, sizeof(err));
+	if (ret) {
+		if ((ret != -EINVAL && ret != -EPROTO && ret != -ENOMEM) || cfg.n_peers ||
+		    cfg.peers || !err[0])
+			__builtin_trap();
+		return 0;
+	}
+	allowed_ips_init(&t);
+	for (size_t i = 0; i < cfg.n_peers; i++) {
+		const struct uapi_peer_set *p = &cfg.peers[i];
+
+		for (size_t j = 0; j < p->n_allowed_ips; j++) {
+			const struct aip_prefix *a = &p->allowed_ips[j];
+
+			if ((a->family != AF_INET && a->family != AF_INET6) ||
+			    a->cidr > (a->family == AF_INET ? 32 : 128))
+				__builtin_trap();
+			if (allowed_ips_insert(&t, a, p) ||
+			    !allowed_ips_lookup(&t, a->family, a->addr))
+				__builtin_trap();
+		}
+		if (p->has_endpoint && p->endpoint.family != AF_INET &&
+		    p->endpoint.family != AF_INET6)
+			__builtin_trap();
+	}
+	check_round_trip(&cfg);
+	allowed_ips_free(&t);
+	uapi_set_free(&cfg);
+	return 0;
+}
