@@ -303,6 +303,27 @@ static int parse_line(struct uapi_set *cfg, struct span line, char *err, size_t 
 	return peer_line(&cfg->peers[cfg->n_peers - 1], k, v, err, cap);
 }
 
+int uapi_parse_op(const char *buf, size_t len, enum uapi_op *op)
+{
+	static const char get[] = "get=1\n", set[] = "set=1\n";
+	const size_t n = sizeof(get) - 1;
+
+	if (memcmp(buf, get, len < n ? len : n) && memcmp(buf, set, len < n ? len : n))
+		return -EPROTO;
+	if (len < n)
+		return 0;
+	if (buf[0] == 's') {
+		*op = UAPI_SET;
+		return (int)n;
+	}
+	if (len == n)
+		return 0;
+	if (buf[n] != '\n')
+		return -EINVAL;
+	*op = UAPI_GET;
+	return (int)n + 1;
+}
+
 int uapi_parse_set(struct uapi_set *cfg, const char *text, size_t len, char *err, size_t err_cap)
 {
 	size_t pos = 0;

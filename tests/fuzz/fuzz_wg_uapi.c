@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * libFuzzer harness for the UAPI's set=1 parser: arbitrary bytes as the lines after
- * "set=1". A success must give peers whose prefixes fit their family and go into the
- * allowed-IPs trie, and an answer to get=1 built from them that parses again to the same
- * peers; a failure must leave nothing allocated and an errno wireguard-go could answer.
+ * libFuzzer harness for the UAPI's request parsers: arbitrary bytes as a request's first
+ * line and as the lines after "set=1". A set that parses must give peers whose prefixes
+ * fit their family and go into the allowed-IPs trie, and get=1's answer built from them
+ * must parse back to the same peers; a failure must leave nothing allocated and an errno
+ * wireguard-go could answer.
  */
 #include <errno.h>
 #include <stdbool.h>
@@ -91,9 +92,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct allowed_ips t;
 	struct uapi_set cfg;
+	enum uapi_op op;
 	char err[256];
 	int ret;
 
+	/* The operation line: whole lines of the input or a refusal, never past its end. */
+	ret = uapi_parse_op((const char *)data, size, &op);
+	if (ret > (int)size || (ret > 0 && data[ret - 1] != '\n') ||
+	    (ret < 0 && ret != -EINVAL && ret != -EPROTO))
+		__builtin_trap();
 	ret = uapi_parse_set(&cfg, (const char *)data, size, err, sizeof(err));
 	if (ret) {
 		if ((ret != -EINVAL && ret != -EPROTO && ret != -ENOMEM) || cfg.n_peers ||

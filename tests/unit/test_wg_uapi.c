@@ -230,6 +230,24 @@ TEST(endpoints_round_trip)
 	CHECK_EQ(uapi_parse_endpoint(":1", 2, &ep), -EINVAL);
 }
 
+TEST(operations)
+{
+	enum uapi_op op = UAPI_SET;
+
+	CHECK_EQ(uapi_parse_op("get=1\n\n", 7, &op), 7);
+	CHECK_EQ(op, UAPI_GET);
+	CHECK_EQ(uapi_parse_op("set=1\nlisten_port=1\n\n", 22, &op), 6);
+	CHECK_EQ(op, UAPI_SET);
+	/* Partial input waits for more; a wrong start is refused at once. */
+	CHECK_EQ(uapi_parse_op("", 0, &op), 0);
+	CHECK_EQ(uapi_parse_op("ge", 2, &op), 0);
+	CHECK_EQ(uapi_parse_op("get=1\n", 6, &op), 0);
+	CHECK_EQ(uapi_parse_op("gex", 3, &op), -EPROTO);
+	CHECK_EQ(uapi_parse_op("get=2\n\n", 7, &op), -EPROTO);
+	CHECK_EQ(uapi_parse_op("del=1\n", 6, &op), -EPROTO);
+	CHECK_EQ(uapi_parse_op("get=1\nx", 7, &op), -EINVAL);
+}
+
 int main(void)
 {
 	check_prefix = "wg_uapi";
@@ -239,5 +257,6 @@ int main(void)
 	RUN(errno_lines);
 	RUN(get_output);
 	RUN(endpoints_round_trip);
+	RUN(operations);
 	return check_summary();
 }
