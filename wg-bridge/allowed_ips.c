@@ -1,5 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
-/* Allowed-IPs: a binary trie per family, one level per bit. */
+/*
+ * Allowed-IPs: a binary trie per family, one level per bit; the prefixes set are also on
+ * one list, in the order they were set, for get=1.
+ */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -9,7 +12,7 @@
 
 struct aip_node {
 	struct aip_node *child[2];
-	const void *peer; /* NULL: no prefix ends here */
+	struct aip_entry *entry; /* NULL: no prefix ends here */
 };
 
 static int family_bits(int family)
@@ -30,6 +33,22 @@ static struct aip_node **root_of(struct allowed_ips *t, int family)
 void allowed_ips_init(struct allowed_ips *t)
 {
 	t->root4 = t->root6 = NULL;
+	t->head = t->tail = NULL;
+}
+
+static void unlink_entry(struct allowed_ips *t, struct aip_entry *e)
+{
+	*(e->prev ? &e->prev->next : &t->head) = e->next;
+	*(e->next ? &e->next->prev : &t->tail) = e->prev;
+	e->prev = e->next = NULL;
+}
+
+static void append_entry(struct allowed_ips *t, struct aip_entry *e)
+{
+	e->prev = t->tail;
+	e->next = NULL;
+	*(t->tail ? &t->tail->next : &t->head) = e;
+	t->tail = e;
 }
 
 static void free_tree(struct aip_node *n)
@@ -38,6 +57,7 @@ static void free_tree(struct aip_node *n)
 		return;
 	free_tree(n->child[0]);
 	free_tree(n->child[1]);
+	free(n->entry);
 	free(n);
 }
 
@@ -83,8 +103,24 @@ int allowed_ips_insert(struct allowed_ips *t, const struct aip_prefix *p, const 
 			break;
 		slot = &(*slot)->child[bit_at(c.addr, i)];
 	}
-	(*slot)->peer = peer;
+	if (!(*slot)->entry) {
+		(*slot)->entry = calloc(1, sizeof(*(*slot)->entry));
+		if (!(*slot)->entry)
+			return -ENOMEM; /* the empty nodes left are pruned by later removals */
+		(*slot)->entry->prefix = c;
+	} else {
+		unlink_entry(t, (*slot)->entry);
+	}
+	(*slot)->entry->peer = peer;
+	append_entry(t, (*slot)->entry);
 	return 0;
+}
+
+static void drop_entry(struct allowed_ips *t, struct aip_node *n)
+{
+	unlink_entry(t, n->entry);
+	free(n->entry);
+	n->entry = NULL;
 }
 
 /* Frees n if nothing hangs from it any more; returns whether it did. */
@@ -92,27 +128,27 @@ static bool prune(struct aip_node **slot)
 {
 	struct aip_node *n = *slot;
 
-	if (n->peer || n->child[0] || n->child[1])
+	if (n->entry || n->child[0] || n->child[1])
 		return false;
 	free(n);
 	*slot = NULL;
 	return true;
 }
 
-static int remove_at(struct aip_node **slot, const struct aip_prefix *p, unsigned int depth,
-		     const void *peer)
+static int remove_at(struct allowed_ips *t, struct aip_node **slot, const struct aip_prefix *p,
+		     unsigned int depth, const void *peer)
 {
 	int ret;
 
 	if (!*slot)
 		return -ENOENT;
 	if (depth == p->cidr) {
-		if ((*slot)->peer != peer)
+		if (!(*slot)->entry || (*slot)->entry->peer != peer)
 			return -ENOENT;
-		(*slot)->peer = NULL;
+		drop_entry(t, *slot);
 		ret = 0;
 	} else {
-		ret = remove_at(&(*slot)->child[bit_at(p->addr, depth)], p, depth + 1, peer);
+		ret = remove_at(t, &(*slot)->child[bit_at(p->addr, depth)], p, depth + 1, peer);
 	}
 	if (!ret)
 		prune(slot);
@@ -126,24 +162,24 @@ int allowed_ips_remove(struct allowed_ips *t, const struct aip_prefix *p, const 
 	if (check_prefix(p) || !peer)
 		return -EINVAL;
 	aip_prefix_canonicalise(&c);
-	return remove_at(root_of(t, p->family), &c, 0, peer);
+	return remove_at(t, root_of(t, p->family), &c, 0, peer);
 }
 
-static void remove_peer_at(struct aip_node **slot, const void *peer)
+static void remove_peer_at(struct allowed_ips *t, struct aip_node **slot, const void *peer)
 {
 	if (!*slot)
 		return;
-	if ((*slot)->peer == peer)
-		(*slot)->peer = NULL;
-	remove_peer_at(&(*slot)->child[0], peer);
-	remove_peer_at(&(*slot)->child[1], peer);
+	if ((*slot)->entry && (*slot)->entry->peer == peer)
+		drop_entry(t, *slot);
+	remove_peer_at(t, &(*slot)->child[0], peer);
+	remove_peer_at(t, &(*slot)->child[1], peer);
 	prune(slot);
 }
 
 void allowed_ips_remove_peer(struct allowed_ips *t, const void *peer)
 {
-	remove_peer_at(&t->root4, peer);
-	remove_peer_at(&t->root6, peer);
+	remove_peer_at(t, &t->root4, peer);
+	remove_peer_at(t, &t->root6, peer);
 }
 
 const void *allowed_ips_lookup(const struct allowed_ips *t, int family, const uint8_t *addr)
@@ -156,8 +192,8 @@ const void *allowed_ips_lookup(const struct allowed_ips *t, int family, const ui
 		return NULL;
 	n = family == AF_INET ? t->root4 : t->root6;
 	for (int i = 0; n; i++) {
-		if (n->peer)
-			best = n->peer;
+		if (n->entry)
+			best = n->entry->peer;
 		if (i == bits)
 			break;
 		n = n->child[bit_at(addr, i)];
@@ -171,39 +207,13 @@ bool allowed_ips_check(const struct allowed_ips *t, int family, const uint8_t *a
 	return peer && allowed_ips_lookup(t, family, addr) == peer;
 }
 
-static int walk_at(const struct aip_node *n, struct aip_prefix *p, unsigned int depth,
-		   const void *peer, int (*fn)(const struct aip_prefix *p, void *ctx), void *ctx)
-{
-	int ret;
-
-	if (!n)
-		return 0;
-	if (n->peer == peer) {
-		p->cidr = depth;
-		ret = fn(p, ctx);
-		if (ret)
-			return ret;
-	}
-	for (int b = 0; b < 2; b++) {
-		if (b)
-			p->addr[depth / 8] |= 0x80 >> (depth % 8);
-		ret = walk_at(n->child[b], p, depth + 1, peer, fn, ctx);
-		p->addr[depth / 8] &= (uint8_t) ~(0x80 >> (depth % 8));
-		if (ret)
-			return ret;
-	}
-	return 0;
-}
-
 int allowed_ips_walk(const struct allowed_ips *t, const void *peer,
 		     int (*fn)(const struct aip_prefix *p, void *ctx), void *ctx)
 {
-	struct aip_prefix p = { .family = AF_INET };
-	int ret = walk_at(t->root4, &p, 0, peer, fn, ctx);
+	int ret;
 
-	if (ret)
-		return ret;
-	memset(&p, 0, sizeof(p));
-	p.family = AF_INET6;
-	return walk_at(t->root6, &p, 0, peer, fn, ctx);
+	for (const struct aip_entry *e = t->head; e; e = e->next)
+		if (e->peer == peer && (ret = fn(&e->prefix, ctx)))
+			return ret;
+	return 0;
 }

@@ -19,16 +19,24 @@
 
 struct aip_node;
 
-struct allowed_ips {
-	struct aip_node *root4;
-	struct aip_node *root6;
-};
-
 /* An address: family is AF_INET (4 bytes used) or AF_INET6 (16). */
 struct aip_prefix {
 	int family;
 	uint8_t addr[16];
 	uint8_t cidr;
+};
+
+/* A prefix in the trie, on the list of all of them in the order they were last set. */
+struct aip_entry {
+	const void *peer;
+	struct aip_prefix prefix;
+	struct aip_entry *prev, *next;
+};
+
+struct allowed_ips {
+	struct aip_node *root4;
+	struct aip_node *root6;
+	struct aip_entry *head, *tail;
 };
 
 void allowed_ips_init(struct allowed_ips *t);
@@ -54,8 +62,9 @@ bool allowed_ips_check(const struct allowed_ips *t, int family, const uint8_t *a
 		       const void *peer);
 
 /*
- * Calls fn for each prefix of peer, IPv4 first, in address order (shorter first at equal
- * addresses); stops at and returns fn's first non-zero return. For get=1.
+ * Calls fn for each prefix of peer in the order they were given to it (setting a prefix
+ * again moves it to the end), as the Linux driver and wireguard-go list them for get=1;
+ * stops at and returns fn's first non-zero return.
  */
 int allowed_ips_walk(const struct allowed_ips *t, const void *peer,
 		     int (*fn)(const struct aip_prefix *p, void *ctx), void *ctx);

@@ -2,7 +2,8 @@
 /*
  * Allowed-IPs: wireguard-go's TestTrieIPv4/TestTrieIPv6 (ported there from the Linux
  * driver's selftest/allowedips.c), prefixes moving between peers, canonical prefixes,
- * the walk get=1 uses, and random tables against a brute-force longest-prefix match.
+ * the walk get=1 uses (in the order set, as the driver's selftest lists them), and random tables
+ * against a brute-force longest-prefix match.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -91,7 +92,7 @@ TEST(wireguard_go_trie_ipv4)
 	allowed_ips_remove_peer(&t, &e);
 	allowed_ips_remove_peer(&t, &g);
 	allowed_ips_remove_peer(&t, &h);
-	CHECK(t.root4 == NULL && t.root6 == NULL);
+	CHECK(t.root4 == NULL && t.root6 == NULL && t.head == NULL && t.tail == NULL);
 
 	CHECK_EQ(ins(&a, v4(192, 168, 0, 0, 16)), 0);
 	CHECK_EQ(ins(&a, v4(192, 168, 0, 0, 24)), 0);
@@ -129,6 +130,11 @@ TEST(wireguard_go_trie_ipv6)
 	CHECK(t.root6 == NULL);
 }
 
+static bool same_prefix(const struct aip_prefix *a, const struct aip_prefix *b)
+{
+	return a->family == b->family && a->cidr == b->cidr && !memcmp(a->addr, b->addr, 16);
+}
+
 static int collect(const struct aip_prefix *p, void *ctx)
 {
 	struct aip_prefix **out = ctx;
@@ -147,13 +153,21 @@ TEST(canonical_move_remove_walk)
 	CHECK_EQ(ins(&a, v6(0x20010db8, 0, 0, 1, 64)), 0);
 	CHECK_EQ(ins(&a, v4(192, 0, 2, 1, 32)), 0);
 	CHECK_EQ(allowed_ips_walk(&t, &a, collect, &end), 0);
+	/* In the order given, as wireguard-go's get=1 lists them. */
 	CHECK_EQ(end - got, 3);
 	p = v4(10, 0, 0, 0, 8);
-	CHECK_MEM(&got[0], &p, sizeof(p));
-	p = v4(192, 0, 2, 1, 32);
-	CHECK_MEM(&got[1], &p, sizeof(p));
+	CHECK(same_prefix(&got[0], &p));
 	p = v6(0x20010db8, 0, 0, 0, 64);
-	CHECK_MEM(&got[2], &p, sizeof(p));
+	CHECK(same_prefix(&got[1], &p));
+	p = v4(192, 0, 2, 1, 32);
+	CHECK(same_prefix(&got[2], &p));
+	/* Setting one again moves it to the end. */
+	CHECK_EQ(ins(&a, v4(10, 0, 0, 0, 8)), 0);
+	end = got;
+	CHECK_EQ(allowed_ips_walk(&t, &a, collect, &end), 0);
+	CHECK_EQ(end - got, 3);
+	p = v4(10, 0, 0, 0, 8);
+	CHECK(same_prefix(&got[2], &p));
 
 	/* Inserting for b moves the prefix; a no longer owns it, so cannot remove it. */
 	CHECK_EQ(ins(&b, v4(10, 9, 9, 9, 8)), 0);
@@ -163,6 +177,9 @@ TEST(canonical_move_remove_walk)
 	CHECK_EQ(allowed_ips_remove(&t, &p, &a), -ENOENT);
 	CHECK_EQ(allowed_ips_remove(&t, &p, &b), 0);
 	CHECK(look(v4(10, 7, 7, 7, 32)) == NULL);
+	end = got;
+	CHECK_EQ(allowed_ips_walk(&t, &b, collect, &end), 0);
+	CHECK_EQ(end - got, 0);
 	CHECK(!allowed_ips_check(&t, AF_INET, v4(10, 7, 7, 7, 32).addr, NULL));
 
 	/* Bad prefixes are refused. */
@@ -208,17 +225,36 @@ static const void *ref_lookup(int family, const uint8_t *addr)
 	return best;
 }
 
+/* Kept in the order last set, as the walk must give them. */
 static void ref_insert(struct aip_prefix p, const void *peer)
 {
 	aip_prefix_canonicalise(&p);
 	for (size_t i = 0; i < ref_n; i++)
-		if (ref[i].p.family == p.family && ref[i].p.cidr == p.cidr &&
-		    !memcmp(ref[i].p.addr, p.addr, 16)) {
-			ref[i].peer = peer;
-			return;
+		if (same_prefix(&ref[i].p, &p)) {
+			memmove(&ref[i], &ref[i + 1], (ref_n - i - 1) * sizeof(ref[0]));
+			ref_n--;
+			break;
 		}
 	ref[ref_n].p = p;
 	ref[ref_n++].peer = peer;
+}
+
+struct walk_check {
+	const void *peer;
+	size_t at; /* index in ref to look from */
+	bool bad;
+};
+
+static int walk_matches_ref(const struct aip_prefix *p, void *ctx)
+{
+	struct walk_check *w = ctx;
+
+	while (w->at < ref_n && ref[w->at].peer != w->peer)
+		w->at++;
+	if (w->at == ref_n || !same_prefix(&ref[w->at].p, p))
+		w->bad = true;
+	w->at++;
+	return 0;
 }
 
 static void random_addr(int family, uint8_t *addr)
@@ -253,6 +289,14 @@ TEST(random_against_brute_force)
 		for (size_t i = 0; i < ref_n; i++)
 			if (ref[i].peer == &peers[round % 8])
 				ref[i].peer = NULL;
+		for (int i = 0; i < 8; i++) {
+			struct walk_check w = { .peer = &peers[i] };
+
+			CHECK_EQ(allowed_ips_walk(&t, &peers[i], walk_matches_ref, &w), 0);
+			while (w.at < ref_n && ref[w.at].peer != w.peer)
+				w.at++;
+			CHECK(!w.bad && w.at >= ref_n);
+		}
 		for (int i = 0; i < 2000; i++) {
 			int family = rand() % 2 ? AF_INET : AF_INET6;
 
