@@ -194,6 +194,66 @@ TEST(canonical_move_remove_walk)
 	allowed_ips_free(&t);
 }
 
+/* The Linux driver's selftest: a peer's list holds its prefixes canonical, none else. */
+TEST(kernel_selftest_list)
+{
+	struct aip_prefix got[8], *end = got, want[5];
+
+	allowed_ips_init(&t);
+	CHECK_EQ(ins(&a, v4(192, 95, 5, 93, 27)), 0);
+	CHECK_EQ(ins(&a, v6(0x26075300, 0x60006b00, 0, 0xc05f0543, 128)), 0);
+	CHECK_EQ(ins(&a, v4(10, 1, 0, 20, 29)), 0);
+	CHECK_EQ(ins(&a, v6(0x26075300, 0x6d8a6bf8, 0xdab1f1df, 0xc05f1523, 83)), 0);
+	CHECK_EQ(ins(&a, v6(0x26075300, 0x6d8a6bf8, 0xdab1f1df, 0xc05f1523, 21)), 0);
+	CHECK_EQ(ins(&b, v4(10, 0, 0, 0, 8)), 0);
+	CHECK_EQ(allowed_ips_walk(&t, &a, collect, &end), 0);
+	want[0] = v4(192, 95, 5, 64, 27);
+	want[1] = v6(0x26075300, 0x60006b00, 0, 0xc05f0543, 128);
+	want[2] = v4(10, 1, 0, 16, 29);
+	want[3] = v6(0x26075300, 0x6d8a6bf8, 0xdab1e000, 0, 83);
+	want[4] = v6(0x26075000, 0, 0, 0, 21);
+	CHECK_EQ(end - got, 5);
+	for (int i = 0; i < 5; i++)
+		CHECK(same_prefix(&got[i], &want[i]));
+	allowed_ips_free(&t);
+	CHECK(t.head == NULL && t.root4 == NULL);
+}
+
+/* The selftest's deep tries: /128s along every depth, then all freed. */
+TEST(kernel_selftest_deep)
+{
+	struct aip_prefix p = { .family = AF_INET6, .cidr = 128 };
+
+	allowed_ips_init(&t);
+	for (int i = 0; i < 64; ++i) {
+		uint64_t part = ~0ULL << i;
+
+		memset(p.addr, 0xff, 8);
+		for (int j = 0; j < 8; j++)
+			p.addr[8 + j] = (uint8_t)(part >> (56 - 8 * j));
+		CHECK_EQ(allowed_ips_insert(&t, &p, &a), 0);
+		memcpy(p.addr, p.addr + 8, 8);
+		memset(p.addr + 8, 0, 8);
+		CHECK_EQ(allowed_ips_insert(&t, &p, &a), 0);
+		CHECK(allowed_ips_lookup(&t, AF_INET6, p.addr) == &a);
+	}
+	memset(p.addr, 0, 16);
+	CHECK_EQ(allowed_ips_insert(&t, &p, &a), 0);
+	allowed_ips_remove_peer(&t, &a);
+	CHECK(t.root6 == NULL && t.head == NULL);
+	/* The newer selftest's variant: all ones but one bit, in either half. */
+	for (int i = 0; i < 128; ++i) {
+		uint64_t part = ~(1ULL << (i % 64));
+
+		memset(p.addr, 0xff, 16);
+		for (int j = 0; j < 8; j++)
+			p.addr[(i < 64) * 8 + j] = (uint8_t)(part >> (56 - 8 * j));
+		CHECK_EQ(allowed_ips_insert(&t, &p, &a), 0);
+	}
+	allowed_ips_free(&t);
+	CHECK(t.root6 == NULL && t.head == NULL);
+}
+
 /* Random prefixes for 8 peers against a linear scan for the longest match. */
 #define REF_MAX 400
 static struct {
@@ -313,6 +373,8 @@ int main(void)
 	RUN(wireguard_go_trie_ipv4);
 	RUN(wireguard_go_trie_ipv6);
 	RUN(canonical_move_remove_walk);
+	RUN(kernel_selftest_list);
+	RUN(kernel_selftest_deep);
 	RUN(random_against_brute_force);
 	return check_summary();
 }
