@@ -44,7 +44,10 @@
 enum wg_action {
 	WG_ACT_SEND_INITIATION = 1 << 0, /* create and send a handshake initiation now */
 	WG_ACT_SEND_KEEPALIVE = 1 << 1,	 /* send an empty data packet (wg_peer_encrypt_slot) */
-	/* Send the staged packets, or a keepalive if none are staged (a confirmation). */
+	/*
+	 * A handshake just completed (record the wall-clock time get=1 reports): send the
+	 * staged packets, or a keepalive if none are staged (the initiator's confirmation).
+	 */
 	WG_ACT_SEND_STAGED = 1 << 2,
 	WG_ACT_DROP_STAGED = 1 << 3,	    /* handshakes gave up: drop the staged packets */
 	WG_ACT_ZERO_KEYS = 1 << 4,	    /* slots wiped here; wipe the handshake state too */
