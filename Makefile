@@ -48,8 +48,8 @@ CFLAGS ?= -O2 -g
 # of the rooms it may use, so an include the wrong way fails the build. Directions:
 # cli -> shell -> datapath -> engine, every room of user/ -> common; pppoe/ (the pure
 # protocol cores) and include/ (wire formats and map layouts) are open to every room that
-# needs them; pppoe/ itself sees only include/, and so does wg-bridge/ (the pure WireGuard
-# core). tests/ and bench/ see everything.
+# needs them; pppoe/ itself sees only include/, and so does wg-bridge/ (the WireGuard core).
+# tests/ and bench/ see everything.
 INC_pppoe := -Iinclude -Ipppoe
 INC_wg := -Iinclude -Iwg-bridge
 INC_common := -Iinclude -Iuser/common
@@ -160,8 +160,8 @@ FUZZ_CFLAGS := -std=gnu11 -g -O1 -fsanitize=fuzzer,address,undefined \
 	-fno-sanitize-recover=undefined $(INC_pppoe) -Iwg-bridge $(INC_engine) $(PKG_CFLAGS)
 FUZZ_LIB_SRCS := $(PPPOE_SRCS) $(WG_SRCS) $(wildcard user/common/*.c)
 
-$(O)/tests/fuzz/%: tests/fuzz/%.c $(FUZZ_LIB_SRCS) $(wildcard pppoe/*.h wg-bridge/*.h include/*.h \
-	bpf/lib/*.h tests/fuzz/*.h tests/unit/*.h user/common/*.h user/datapath/engine/*.h)
+$(O)/tests/fuzz/%: tests/fuzz/%.c $(FUZZ_LIB_SRCS) $(wildcard pppoe/*.h wg-bridge/*.h include/*.h bpf/lib/*.h \
+	tests/fuzz/*.h tests/unit/*.h user/common/*.h user/datapath/engine/*.h)
 	$(call msg,FUZZ,$@)
 	@mkdir -p $(@D)
 	$(Q)$(CLANG) $(FUZZ_CFLAGS) $< $(FUZZ_LIB_SRCS) $(PKG_LIBS) -o $@

@@ -12,7 +12,7 @@ cd "$(dirname "$0")/.." || exit 2
 
 # room -> its directory, and the rooms whose headers it may include (besides its own).
 # cli -> shell -> datapath -> engine; every room of user/ -> common; pppoe/ and wg-bridge/
-# are pure.
+# (the WireGuard core) are pure.
 declare -A DIR=(
 	[include]=include [pppoe]=pppoe [wg]=wg-bridge [bpf]=bpf [common]=user/common
 	[engine]=user/datapath/engine [datapath]=user/datapath [shell]=user/shell [cli]=user/cli
