@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The replay window against the Linux driver's selftest (selftest/counter.c, every T(n, v)
- * line and loop in order) and wireguard-go's replay_test.go, which runs the same table
- * with its 2^64 - 2^13 - 1 limit.
+ * line and loop in order) and wireguard-go's replay_test.go (the same table, and bulk
+ * loops of its own).
  */
 #include "check.h"
 #include "replay.h"
@@ -104,6 +104,32 @@ TEST(kernel_selftest_bulk)
 	T(REPLAY_WINDOW_SIZE + 1, true);
 }
 
+/*
+ * wireguard-go's replay_test.go runs the same table (against its own limit argument) and
+ * bulk loops of its own where they differ from the driver's: these.
+ */
+TEST(wireguard_go_bulk)
+{
+	uint64_t i;
+
+	test_num = 0;
+	T_INIT;
+	for (i = REPLAY_WINDOW_SIZE + 1; i > 0; i--)
+		T(i, true);
+
+	T_INIT;
+	for (i = REPLAY_WINDOW_SIZE; i > 0; i--)
+		T(i, true);
+	T(REPLAY_WINDOW_SIZE + 1, true);
+	T(0, false);
+
+	T_INIT;
+	for (i = REPLAY_WINDOW_SIZE; i > 0; i--)
+		T(i, true);
+	T(0, true);
+	T(REPLAY_WINDOW_SIZE + 1, true);
+}
+
 /* The limit is the whitepaper's, and the window the size both implementations use. */
 TEST(constants)
 {
@@ -130,6 +156,7 @@ int main(void)
 	check_prefix = "wg_replay";
 	RUN(kernel_selftest_table);
 	RUN(kernel_selftest_bulk);
+	RUN(wireguard_go_bulk);
 	RUN(constants);
 	RUN(far_jump_clears_ring);
 	return check_summary();
