@@ -452,7 +452,8 @@ int uapi_format_get(const struct uapi_device_status *d, char *buf, size_t cap)
 
 int uapi_format_errno(int ret, char *buf, size_t cap)
 {
-	int n = snprintf(buf, cap, "errno=%d\n\n", ret < 0 ? -ret : ret);
+	/* Negative as wireguard-go sends it: wg(8) returns the number as is, < 0 failing. */
+	int n = snprintf(buf, cap, "errno=%d\n\n", ret);
 
 	return n < 0 || (size_t)n >= cap ? -ENOSPC : n;
 }

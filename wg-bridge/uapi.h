@@ -4,7 +4,7 @@
  * speaks over /var/run/wireguard/IF.sock: "get=1\n\n" is answered with key=value lines,
  * "set=1\n" and key=value lines up to an empty line change the configuration; each answer
  * ends with "errno=N\n\n". Keys, their order and the errno values are wireguard-go's
- * (device/uapi.go): bad values EINVAL, a line without '=' EPROTO.
+ * (device/uapi.go): bad values -EINVAL, a line without '=' -EPROTO, sent negative.
  *
  * Pure: text in, a config-change structure or text out. Keys are hex (64 digits) on the
  * wire; the secret ones never appear in an error message.
@@ -105,7 +105,10 @@ struct uapi_device_status {
  */
 int uapi_format_get(const struct uapi_device_status *d, char *buf, size_t cap);
 
-/* "errno=N\n\n" for a set=1's result (0 or -errno) into buf; returns its length. */
+/*
+ * "errno=N\n\n" for a set=1's result (0 or -errno, printed as it is: "errno=-22", as
+ * wireguard-go answers and wg(8) reads it) into buf; returns its length or -ENOSPC.
+ */
 int uapi_format_errno(int ret, char *buf, size_t cap);
 
 /* ADDR:PORT or [ADDR]:PORT, as wireguard-go prints and parses them (-EINVAL if bad). */
