@@ -61,7 +61,7 @@ enum uapi_op { UAPI_GET, UAPI_SET };
  * The operation line a request starts with, as wireguard-go reads it. Returns the bytes it
  * takes ("get=1\n\n", or "set=1\n" before the lines for uapi_parse_set()), 0 while buf
  * may still become one, -EINVAL for get=1 followed by anything but the empty line (answer
- * errno=22), -EPROTO for any other operation (close without an answer, as wireguard-go).
+ * errno=-22), -EPROTO for any other operation (close without an answer, as wireguard-go).
  */
 int uapi_parse_op(const char *buf, size_t len, enum uapi_op *op);
 
