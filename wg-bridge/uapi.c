@@ -175,9 +175,9 @@ static int add_peer(struct uapi_set *cfg, const uint8_t key[UAPI_KEY_LEN])
 	return 0;
 }
 
-static int add_allowed_ip(struct uapi_peer_set *peer, const struct aip_prefix *p)
+static int add_allowed_ip(struct uapi_peer_set *peer, const struct uapi_allowed_ip *p)
 {
-	struct aip_prefix *a;
+	struct uapi_allowed_ip *a;
 	size_t n = peer->n_allowed_ips;
 
 	if (!(n & (n - 1))) {
@@ -227,7 +227,7 @@ static int device_line(struct uapi_set *cfg, struct span k, struct span v, char 
 static int peer_line(struct uapi_peer_set *peer, struct span k, struct span v, char *err,
 		     size_t cap)
 {
-	struct aip_prefix prefix;
+	struct uapi_allowed_ip aip = { 0 };
 	char show[48];
 	uint64_t n;
 	int ret;
@@ -262,10 +262,11 @@ static int peer_line(struct uapi_peer_set *peer, struct span k, struct span v, c
 		peer->has_persistent_keepalive = true;
 		peer->persistent_keepalive = (uint16_t)n;
 	} else if (is(k, "allowed_ip")) {
-		if (parse_prefix(v, &prefix))
-			return fail(err, cap, -EINVAL, "allowed_ip '%s': not ADDRESS/BITS",
+		aip.remove = v.len && v.p[0] == '-';
+		if (parse_prefix(aip.remove ? (struct span){ v.p + 1, v.len - 1 } : v, &aip.prefix))
+			return fail(err, cap, -EINVAL, "allowed_ip '%s': not [-]ADDRESS/BITS",
 				    shown(v, show));
-		ret = add_allowed_ip(peer, &prefix);
+		ret = add_allowed_ip(peer, &aip);
 		if (ret)
 			return fail(err, cap, ret, "allowed_ip: out of memory");
 	} else if (is(k, "protocol_version")) {

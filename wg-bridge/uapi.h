@@ -27,6 +27,15 @@ struct uapi_endpoint {
 	uint16_t port;
 };
 
+/*
+ * An allowed_ip line: a prefix to add, or with a leading '-' (wireguard-tools since
+ * kernel 6.16's WGALLOWEDIP_F_REMOVE_ME: `wg set ... allowed-ips -10.0.0.0/8`) to remove.
+ */
+struct uapi_allowed_ip {
+	struct aip_prefix prefix;
+	bool remove;
+};
+
 /* One peer's part of a set=1: what the lines after its public_key asked for. */
 struct uapi_peer_set {
 	uint8_t public_key[UAPI_KEY_LEN];
@@ -38,8 +47,8 @@ struct uapi_peer_set {
 	bool has_endpoint;
 	struct uapi_endpoint endpoint;
 	bool has_persistent_keepalive;
-	uint16_t persistent_keepalive; /* seconds, 0 off */
-	struct aip_prefix *allowed_ips;
+	uint16_t persistent_keepalive;	     /* seconds, 0 off */
+	struct uapi_allowed_ip *allowed_ips; /* in the order given */
 	size_t n_allowed_ips;
 };
 

@@ -47,6 +47,7 @@ static void check_round_trip(const struct uapi_set *cfg)
 {
 	struct uapi_peer_status *peers = calloc(cfg->n_peers + 1, sizeof(*peers));
 	struct uapi_device_status d = { .peers = peers, .n_peers = cfg->n_peers };
+	struct aip_prefix **aips = calloc(cfg->n_peers + 1, sizeof(*aips));
 	size_t cap = 256 + cfg->n_peers * 1024;
 	struct uapi_set again;
 	char *buf;
@@ -57,8 +58,13 @@ static void check_round_trip(const struct uapi_set *cfg)
 		memcpy(peers[i].preshared_key, cfg->peers[i].preshared_key, UAPI_KEY_LEN);
 		peers[i].has_endpoint = cfg->peers[i].has_endpoint;
 		peers[i].endpoint = cfg->peers[i].endpoint;
-		peers[i].allowed_ips = cfg->peers[i].allowed_ips;
-		peers[i].n_allowed_ips = cfg->peers[i].n_allowed_ips;
+		/* get=1 lists the prefixes a peer has: the added ones here. */
+		aips[i] = calloc(cfg->peers[i].n_allowed_ips + 1, sizeof(*aips[i]));
+		for (size_t j = 0; j < cfg->peers[i].n_allowed_ips; j++)
+			if (!cfg->peers[i].allowed_ips[j].remove)
+				aips[i][peers[i].n_allowed_ips++] =
+					cfg->peers[i].allowed_ips[j].prefix;
+		peers[i].allowed_ips = aips[i];
 		cap += cfg->peers[i].n_allowed_ips * 64;
 	}
 	buf = malloc(cap);
@@ -75,14 +81,17 @@ static void check_round_trip(const struct uapi_set *cfg)
 		    memcmp(a->preshared_key, b->preshared_key, UAPI_KEY_LEN) ||
 		    a->has_endpoint != b->has_endpoint ||
 		    memcmp(&a->endpoint, &b->endpoint, sizeof(a->endpoint)) ||
-		    a->n_allowed_ips != b->n_allowed_ips)
+		    peers[i].n_allowed_ips != b->n_allowed_ips)
 			__builtin_trap();
-		for (size_t j = 0; j < a->n_allowed_ips; j++)
-			if (a->allowed_ips[j].family != b->allowed_ips[j].family ||
-			    a->allowed_ips[j].cidr != b->allowed_ips[j].cidr ||
-			    memcmp(a->allowed_ips[j].addr, b->allowed_ips[j].addr, 16))
+		for (size_t j = 0; j < b->n_allowed_ips; j++)
+			if (b->allowed_ips[j].remove ||
+			    aips[i][j].family != b->allowed_ips[j].prefix.family ||
+			    aips[i][j].cidr != b->allowed_ips[j].prefix.cidr ||
+			    memcmp(aips[i][j].addr, b->allowed_ips[j].prefix.addr, 16))
 				__builtin_trap();
+		free(aips[i]);
 	}
+	free(aips);
 	uapi_set_free(&again);
 	free(buf);
 	free(peers);
@@ -113,14 +122,21 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		const struct uapi_peer_set *p = &cfg.peers[i];
 
 		for (size_t j = 0; j < p->n_allowed_ips; j++) {
-			const struct aip_prefix *a = &p->allowed_ips[j];
+			const struct aip_prefix *a = &p->allowed_ips[j].prefix;
 
 			if ((a->family != AF_INET && a->family != AF_INET6) ||
 			    a->cidr > (a->family == AF_INET ? 32 : 128))
 				__builtin_trap();
-			if (allowed_ips_insert(&t, a, p) ||
-			    !allowed_ips_lookup(&t, a->family, a->addr))
+			if (p->allowed_ips[j].remove) {
+				int r = allowed_ips_remove(&t, a, p);
+
+				/* Gone once removed: a second removal finds nothing. */
+				if ((r && r != -ENOENT) || allowed_ips_remove(&t, a, p) != -ENOENT)
+					__builtin_trap();
+			} else if (allowed_ips_insert(&t, a, p) ||
+				   !allowed_ips_lookup(&t, a->family, a->addr)) {
 				__builtin_trap();
+			}
 		}
 		if (p->has_endpoint && p->endpoint.family != AF_INET &&
 		    p->endpoint.family != AF_INET6)

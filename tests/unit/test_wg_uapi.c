@@ -37,6 +37,7 @@ TEST(set_full)
 				  "replace_allowed_ips=true\n"
 				  "allowed_ip=10.0.0.1/32\n"
 				  "allowed_ip=2001:db8::/32\n"
+				  "allowed_ip=-10.9.0.0/16\n"
 				  "protocol_version=1\n"
 				  "public_key=" K3 "\n"
 				  "update_only=true\n"
@@ -59,9 +60,13 @@ TEST(set_full)
 	CHECK_MEM(p->endpoint.addr, "\xc0\x00\x02\x01", 4);
 	CHECK(p->has_persistent_keepalive && p->persistent_keepalive == 25);
 	CHECK(p->replace_allowed_ips && !p->update_only && !p->remove);
-	CHECK_EQ(p->n_allowed_ips, 2);
-	CHECK(p->allowed_ips[0].family == AF_INET && p->allowed_ips[0].cidr == 32);
-	CHECK(p->allowed_ips[1].family == AF_INET6 && p->allowed_ips[1].cidr == 32);
+	CHECK_EQ(p->n_allowed_ips, 3);
+	CHECK(p->allowed_ips[0].prefix.family == AF_INET && p->allowed_ips[0].prefix.cidr == 32);
+	CHECK(p->allowed_ips[1].prefix.family == AF_INET6 && p->allowed_ips[1].prefix.cidr == 32);
+	CHECK(!p->allowed_ips[0].remove && !p->allowed_ips[1].remove);
+	/* A leading '-' removes (newer wireguard-tools send it for `allowed-ips -PREFIX`). */
+	CHECK(p->allowed_ips[2].remove && p->allowed_ips[2].prefix.cidr == 16);
+	CHECK_MEM(p->allowed_ips[2].prefix.addr, "\x0a\x09\x00\x00", 4);
 	p = &cfg.peers[1];
 	CHECK(p->update_only && p->has_endpoint && p->endpoint.family == AF_INET6);
 	CHECK(p->endpoint.port == 1 && p->endpoint.addr[15] == 1 && !p->has_preshared_key);
@@ -106,6 +111,8 @@ static const struct {
 	{ "public_key=" K2 "\nallowed_ip=10.0.0.0/08\n", -EINVAL, "allowed_ip" },
 	{ "public_key=" K2 "\nallowed_ip=::/129\n", -EINVAL, "allowed_ip" },
 	{ "public_key=" K2 "\nallowed_ip=10.0.0.0/\n", -EINVAL, "allowed_ip" },
+	{ "public_key=" K2 "\nallowed_ip=--10.0.0.0/8\n", -EINVAL, "allowed_ip" },
+	{ "public_key=" K2 "\nallowed_ip=-\n", -EINVAL, "allowed_ip" },
 	{ "public_key=" K2 "\nupdate_only=1\n", -EINVAL, "update_only '1'" },
 	{ "public_key=" K2 "\nremove=yes\n", -EINVAL, "remove 'yes'" },
 	{ "public_key=" K2 "\nreplace_allowed_ips=\n", -EINVAL, "replace_allowed_ips ''" },
@@ -195,7 +202,8 @@ TEST(get_output)
 	peers[0].tx_bytes = 1000;
 	peers[0].rx_bytes = 2000;
 	peers[0].persistent_keepalive = 25;
-	memcpy(aips, cfg.peers[0].allowed_ips, sizeof(aips));
+	aips[0] = cfg.peers[0].allowed_ips[0].prefix;
+	aips[1] = cfg.peers[0].allowed_ips[1].prefix;
 	peers[0].allowed_ips = aips;
 	peers[0].n_allowed_ips = 2;
 	memcpy(peers[1].public_key, cfg.peers[1].public_key, UAPI_KEY_LEN);
