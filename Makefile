@@ -162,6 +162,11 @@ $(O)/tests/fuzz/%: tests/fuzz/%.c $(FUZZ_LIB_SRCS) $(wildcard pppoe/*.h include/
 	@mkdir -p $(@D)
 	$(Q)$(CLANG) $(FUZZ_CFLAGS) $< $(FUZZ_LIB_SRCS) $(PKG_LIBS) -o $@
 
+# The configuration file's parser lives in the cli room but is pure: its fuzzer adds it.
+$(O)/tests/fuzz/fuzz_conffile: FUZZ_CFLAGS += -Iuser/cli
+$(O)/tests/fuzz/fuzz_conffile: FUZZ_LIB_SRCS += user/cli/conffile.c
+$(O)/tests/fuzz/fuzz_conffile: user/cli/conffile.c user/cli/conffile.h
+
 -include $(shell find $(O) -name '*.d' 2>/dev/null)
 -include $(wildcard */module.mk tests/*/module.mk)
 
@@ -177,11 +182,19 @@ SYSTEMD_UNITDIR ?= $(PREFIX)/lib/systemd/system
 SYSCONFDIR ?= /etc
 INSTALL ?= install
 UNIT := pppoe-xp@.service
+# Names our route protocol for ip(8) ("proto pppoe-xp"); the number is PXP_RTPROT's.
+RT_PROTOS := $(O)/rt_protos.conf
+RT_PROTOS_DIR = $(SYSCONFDIR)/iproute2/rt_protos.d
+
+$(RT_PROTOS): user/datapath/netlink.h
+	$(Q)awk '$$1 == "#define" && $$2 == "PXP_RTPROT" { print $$3 "\tpppoe-xp"; n++ } \
+		END { exit n != 1 }' $< >$@
 
 .PHONY: install uninstall
-install: $(BIN) $(MAN)
+install: $(BIN) $(MAN) $(RT_PROTOS)
 	$(Q)$(INSTALL) -d -m 0755 $(DESTDIR)$(SBINDIR) $(DESTDIR)$(MANDIR)/man8 \
-		$(DESTDIR)$(SYSTEMD_UNITDIR)
+		$(DESTDIR)$(SYSTEMD_UNITDIR) $(DESTDIR)$(RT_PROTOS_DIR)
+	$(Q)$(INSTALL) -m 0644 $(RT_PROTOS) $(DESTDIR)$(RT_PROTOS_DIR)/pppoe-xp.conf
 	$(Q)$(INSTALL) -m 0755 $(BIN) $(DESTDIR)$(SBINDIR)/pppoe-xp
 	$(Q)$(INSTALL) -m 0644 $(MAN) $(DESTDIR)$(MANDIR)/man8/pppoe-xp.8
 	$(Q)sed -e 's|@SBINDIR@|$(SBINDIR)|g' -e 's|@SYSCONFDIR@|$(SYSCONFDIR)|g' \
@@ -191,7 +204,7 @@ install: $(BIN) $(MAN)
 
 uninstall:
 	$(Q)rm -f $(DESTDIR)$(SBINDIR)/pppoe-xp $(DESTDIR)$(MANDIR)/man8/pppoe-xp.8 \
-		$(DESTDIR)$(SYSTEMD_UNITDIR)/$(UNIT)
+		$(DESTDIR)$(SYSTEMD_UNITDIR)/$(UNIT) $(DESTDIR)$(RT_PROTOS_DIR)/pppoe-xp.conf
 	$(Q)if [ -d $(DESTDIR)$(SYSCONFDIR)/pppoe-xp ]; then \
 		rmdir --ignore-fail-on-non-empty $(DESTDIR)$(SYSCONFDIR)/pppoe-xp; fi
 
@@ -199,7 +212,7 @@ uninstall:
 DEB_PACKAGES := make gcc clang llvm libbpf-dev libxdp-dev bpftool libelf-dev zlib1g-dev \
 	pkg-config nettle-dev libnl-3-dev libnl-route-3-dev libclang-rt-14-dev clang-format \
 	iproute2 iputils-ping iperf3 ethtool tcpdump nftables python3 procps socat \
-	qemu-system-x86 cpio lz4 binutils ppp pppoe gnuplot-nox \
+	qemu-system-x86 cpio lz4 binutils ppp pppoe gnuplot-nox dhcpcd-base \
 	$(EXTRA_DEB_PACKAGES)
 
 .PHONY: deps

@@ -20,13 +20,15 @@ import subprocess
 import sys
 import tempfile
 
-# veth-hop: no PPPoE, only the veth session netdev's hop (bench/veth_hop.bpf.c): the bound.
+# veth-hop: no PPPoE, only the veth session netdev's hop (bench/veth_hop.bpf.c): the bound;
+# netkit-hop the same for a netkit session netdev (bench/netkit_hop.bpf.c; 6.12 guest only).
 HOST_CASES = [
-    "ceiling", "veth-hop", "pppoe-xp-xdp", "pppoe-xp-afxdp", "pppoe-xp-generic", "pppoe-xp-tc",
-    "pppoe-xp-rx-tc-tx-xdp", "pppoe-xp-rx-xdp-tx-tc", "pppoe-xp-rx-xdppass-tx-tc",
+    "ceiling", "veth-hop", "netkit-hop", "pppoe-xp-xdp", "pppoe-xp-afxdp", "pppoe-xp-generic",
+    "pppoe-xp-tc", "pppoe-xp-rx-tc-tx-xdp", "pppoe-xp-rx-xdp-tx-tc", "pppoe-xp-rx-xdppass-tx-tc",
     "pppoe-xp-rx-xdppass-tx-xdp",
 ]
-GUEST_CASES = ["ceiling", "veth-hop", "kernel-pppoe", "rp-pppoe", "pppoe-xp", "mixed"]
+GUEST_CASES = ["ceiling", "veth-hop", "netkit-hop", "kernel-pppoe", "kernel-pppoe-flowtable",
+               "rp-pppoe", "pppoe-xp", "mixed"]
 
 
 def load(path):
@@ -176,8 +178,10 @@ def headline(out, rows):
         return
     out.append("| TCP | host: best pppoe-xp mode / ceiling | host: veth hop alone / ceiling |"
                " guest: kernel PPPoE / ceiling | guest: veth hop alone / ceiling |"
-               " guest: pppoe-xp / ceiling | guest: pppoe-xp / kernel PPPoE |")
-    out.append("|---|---|---|---|---|---|---|")
+               " guest: netkit hop alone / ceiling | guest: kernel PPPoE + flowtable / ceiling |"
+               " guest: pppoe-xp / ceiling | guest: pppoe-xp / kernel PPPoE |"
+               " guest: pppoe-xp / kernel PPPoE + flowtable |")
+    out.append("|---|---|---|---|---|---|---|---|---|---|")
 
     def spread(cell, base):
         rr = round_ratios(cell, base)
@@ -201,12 +205,16 @@ def headline(out, rows):
         g = gc.get(k, {})
         gv = {c: (g[c].value if c in g else None) for c in GUEST_CASES}
         kx = ratio(gv["pppoe-xp"], gv["kernel-pppoe"])
-        out.append("| %s | %s | %s | %s | %s | %s | %s |" % (
+        fx = ratio(gv["pppoe-xp"], gv["kernel-pppoe-flowtable"])
+        out.append("| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |" % (
             label(k), best_text, hop_text,
             pct(ratio(gv["kernel-pppoe"], gv["ceiling"])),
             pct(ratio(gv["veth-hop"], gv["ceiling"])),
+            pct(ratio(gv["netkit-hop"], gv["ceiling"])),
+            pct(ratio(gv["kernel-pppoe-flowtable"], gv["ceiling"])),
             pct(ratio(gv["pppoe-xp"], gv["ceiling"])),
-            "-" if kx is None else "%.2fx" % kx))
+            "-" if kx is None else "%.2fx" % kx,
+            "-" if fx is None else "%.2fx" % fx))
     out.append("")
 
 
@@ -346,10 +354,13 @@ def main():
     rows = load(src)
     meta = rows[0] if rows else {}
     out = ["# pppoe-xp benchmark results", ""]
-    out.append("Run `%s` (%s), commit `%s`%s; kernel %s, %s x %s; load average at start %s." % (
-        meta.get("run_id"), meta.get("run_mode"), str(meta.get("git_commit"))[:12],
-        " (uncommitted changes)" if meta.get("git_dirty") else "", meta.get("kernel"),
-        meta.get("cpus"), meta.get("cpu_model"), " ".join(meta.get("loadavg_at_start", []))))
+    out.append("Run `%s` (%s), commit `%s`%s; kernel %s, %s x %s; load average at start %s;"
+               " WAN GRO %s; guest kernel %s." % (
+                   meta.get("run_id"), meta.get("run_mode"), str(meta.get("git_commit"))[:12],
+                   " (uncommitted changes)" if meta.get("git_dirty") else "", meta.get("kernel"),
+                   meta.get("cpus"), meta.get("cpu_model"),
+                   " ".join(meta.get("loadavg_at_start", [])), meta.get("wan_gro", "off"),
+                   meta.get("guest_kernel", "6.1")))
     out.append("")
     out.append("Cells: median over rounds; (%) = share of the same kernel's ceiling (for ping:"
                " ceiling RTT / case RTT); rounds a-b = the lowest and highest case / ceiling"

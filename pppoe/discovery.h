@@ -85,7 +85,9 @@ enum disc_client_event_type {
 	DISC_EV_FAILED,	       /* discovery gave up; see failure and message */
 	DISC_EV_AC_FOUND,      /* discover mode: one AC answered */
 	DISC_EV_DISCOVER_DONE, /* discover mode: the window closed */
+	DISC_EV_RETRY,	       /* no answer within the timeout: the next PADI or PADR goes out */
 };
+#define DISC_EV_COUNT (DISC_EV_RETRY + 1)
 
 enum disc_failure {
 	DISC_FAIL_NONE,
@@ -103,7 +105,8 @@ struct disc_client_event {
 	uint16_t max_payload;		 /* UP: negotiated PPP MRU limit (1492 default) */
 	enum disc_failure failure;	 /* FAILED */
 	/* FAILED: in words, e.g. "no PADO after 3 PADIs" or "PADS Service-Name-Error:
-	 * unknown service"; DOWN: the PADT's error text if any. Printable. */
+	 * unknown service"; DOWN: the PADT's error text if any; RETRY: "no PADO after 5 s,
+	 * PADI 2 of 3". Printable. */
 	char message[DISC_ERROR_TEXT_MAX + 1];
 	/* AC_FOUND: services offered (printable), cookie / RFC 4638 support. */
 	unsigned int service_count;
@@ -111,6 +114,12 @@ struct disc_client_event {
 	bool has_cookie;
 	bool has_max_payload;
 	unsigned int ac_count; /* DISCOVER_DONE: ACs reported */
+	/* RETRY: the frame now sent (PPPOE_CODE_PADI or _PADR), its number (2 for the
+	 * first retry) of how many, and how long the previous one went unanswered. */
+	uint8_t retry_code;
+	unsigned int attempt;
+	unsigned int attempts;
+	uint32_t waited_ms;
 };
 
 struct disc_client_ops {

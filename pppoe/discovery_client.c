@@ -198,6 +198,28 @@ static uint32_t backoff(uint32_t timeout_ms)
 	return timeout_ms >= DISC_MAX_TIMEOUT_MS / 2 ? DISC_MAX_TIMEOUT_MS : timeout_ms * 2;
 }
 
+/* A retransmission is about to go out: one event per retry, for a progress line. */
+static void emit_retry(struct disc_client *c, uint8_t code, unsigned int attempts)
+{
+	struct disc_client_event ev = {
+		.type = DISC_EV_RETRY,
+		.retry_code = code,
+		.attempt = c->attempt,
+		.attempts = attempts,
+		.waited_ms = c->timeout_ms,
+	};
+	const char *sent = code == PPPOE_CODE_PADI ? "PADI" : "PADR";
+	const char *awaited = code == PPPOE_CODE_PADI ? "PADO" : "PADS";
+
+	if (ev.waited_ms % 1000)
+		format_text(ev.message, sizeof(ev.message), "no %s after %u ms, %s %u of %u",
+			    awaited, ev.waited_ms, sent, ev.attempt, attempts);
+	else
+		format_text(ev.message, sizeof(ev.message), "no %s after %u s, %s %u of %u",
+			    awaited, ev.waited_ms / 1000, sent, ev.attempt, attempts);
+	emit(c, &ev);
+}
+
 void disc_client_timer(struct disc_client *c, uint64_t now_ms)
 {
 	char msg[DISC_ERROR_TEXT_MAX + 1];
@@ -216,6 +238,7 @@ void disc_client_timer(struct disc_client *c, uint64_t now_ms)
 			return;
 		}
 		c->attempt++;
+		emit_retry(c, PPPOE_CODE_PADI, c->padi_attempts);
 		arm(c, now_ms, backoff(c->timeout_ms));
 		send_padi(c);
 		return;
@@ -226,6 +249,7 @@ void disc_client_timer(struct disc_client *c, uint64_t now_ms)
 			return;
 		}
 		c->attempt++;
+		emit_retry(c, PPPOE_CODE_PADR, c->padr_attempts);
 		arm(c, now_ms, backoff(c->timeout_ms));
 		send_padr(c);
 		return;

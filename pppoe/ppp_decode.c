@@ -2,7 +2,8 @@
 /*
  * The text follows pppd's printers (lcp_printpkt, upap_printpkt, chap_print_pkt,
  * ipcp_printpkt, ipv6cp_printpkt and print_string): option names, "id=0x1", strings in
- * quotes with \" \\ \n \r \t and octal escapes, unknown options as "< 0d 03 06>".
+ * quotes with \" \\ \n \r \t and octal escapes, unknown options as "< 0d 03 06>". And
+ * discovery frames as pppd's rp-pppoe plugin prints them (pppoe_printpkt).
  */
 #include "ppp_decode.h"
 
@@ -465,6 +466,140 @@ int ppp_decode(uint16_t proto, const uint8_t *data, size_t len, char *out, size_
 		return -EINVAL;
 	out[0] = '\0';
 	decode(&t, proto, data, len);
+	if (t.cut)
+		memcpy(out + cap - 5, "...]", 5);
+	return 0;
+}
+
+/* ------------------------------------------------------------ PPPoE discovery */
+
+static const char *disc_code_name(uint8_t code)
+{
+	switch (code) {
+	case PPPOE_CODE_PADI:
+		return "PADI";
+	case PPPOE_CODE_PADO:
+		return "PADO";
+	case PPPOE_CODE_PADR:
+		return "PADR";
+	case PPPOE_CODE_PADS:
+		return "PADS";
+	case PPPOE_CODE_PADT:
+		return "PADT";
+	}
+	return NULL;
+}
+
+enum tag_show { TAG_HEX, TAG_TEXT, TAG_LENGTH, TAG_NUMBER };
+
+/* As pppoe_printpkt names the tags; an AC-Cookie is the AC's secret-keyed hash: length only. */
+static const struct {
+	uint16_t type;
+	const char *name;
+	enum tag_show show;
+} disc_tags[] = {
+	{ PPPOE_TAG_END_OF_LIST, "end-of-list", TAG_HEX },
+	{ PPPOE_TAG_SERVICE_NAME, "service-name", TAG_TEXT },
+	{ PPPOE_TAG_AC_NAME, "AC-name", TAG_TEXT },
+	{ PPPOE_TAG_HOST_UNIQ, "host-uniq", TAG_HEX },
+	{ PPPOE_TAG_AC_COOKIE, "AC-cookie", TAG_LENGTH },
+	{ PPPOE_TAG_VENDOR_SPECIFIC, "vendor-specific", TAG_HEX },
+	{ PPPOE_TAG_RELAY_SESSION_ID, "relay-session-id", TAG_HEX },
+	{ PPPOE_TAG_PPP_MAX_PAYLOAD, "PPP-max-payload", TAG_NUMBER },
+	{ PPPOE_TAG_SERVICE_NAME_ERROR, "service-name-error", TAG_TEXT },
+	{ PPPOE_TAG_AC_SYSTEM_ERROR, "AC-system-error", TAG_TEXT },
+	{ PPPOE_TAG_GENERIC_ERROR, "generic-error", TAG_TEXT },
+};
+
+static void put_mac(struct text *t, const char *what, const uint8_t *m)
+{
+	put(t, " %s %02x:%02x:%02x:%02x:%02x:%02x", what, m[0], m[1], m[2], m[3], m[4], m[5]);
+}
+
+static void put_tag(struct text *t, uint16_t type, const uint8_t *v, size_t len)
+{
+	enum tag_show show = TAG_HEX;
+	size_t i;
+
+	put(t, " [");
+	for (i = 0; i < sizeof(disc_tags) / sizeof(disc_tags[0]); i++)
+		if (disc_tags[i].type == type)
+			break;
+	if (i < sizeof(disc_tags) / sizeof(disc_tags[0])) {
+		put(t, "%s", disc_tags[i].name);
+		show = disc_tags[i].show;
+	} else {
+		put(t, "unknown tag 0x%x", type);
+	}
+	if (!len || (show == TAG_NUMBER && len != 2))
+		show = TAG_HEX; /* "[service-name]": any service; a number of the wrong size */
+	switch (show) {
+	case TAG_TEXT:
+		put(t, " ");
+		put_string(t, v, len);
+		break;
+	case TAG_LENGTH:
+		put(t, " length %zu", len);
+		break;
+	case TAG_NUMBER:
+		put(t, " %u", get16(v));
+		break;
+	case TAG_HEX:
+		put_hex(t, v, len);
+		if (len > HEX_SHOWN)
+			put(t, " (length %zu)", len);
+		break;
+	}
+	put(t, "]");
+}
+
+static void disc_decode(struct text *t, const uint8_t *f, size_t len)
+{
+	const size_t hdr = PXP_ETH_HLEN + 6;
+	const char *name;
+	size_t plen, i;
+
+	if (len < hdr || get16(f + 12) != PXP_ETH_P_PPP_DISC) {
+		put(t, "PPPOE Discovery <malformed>");
+		put_hex(t, f, len);
+		return;
+	}
+	f += PXP_ETH_HLEN;
+	put(t, "PPPOE Discovery V%uT%u ", f[0] >> 4, f[0] & 0xf);
+	name = disc_code_name(f[1]);
+	if (name)
+		put(t, "%s", name);
+	else
+		put(t, "unknown code 0x%x", f[1]);
+	plen = get16(f + 4);
+	put(t, " session 0x%x length %zu", get16(f + 2), plen);
+	put_mac(t, "dst", f - PXP_ETH_HLEN);
+	put_mac(t, "src", f - PXP_ETH_HLEN + PXP_ETH_ALEN);
+	f += 6;
+	if (plen > len - hdr) {
+		put(t, " <malformed: length %zu, %zu bytes>", plen, len - hdr);
+		plen = len - hdr;
+	}
+	for (i = 0; i + 4 <= plen;) {
+		uint16_t type = get16(f + i), tlen = get16(f + i + 2);
+
+		if (tlen > plen - i - 4)
+			break;
+		put_tag(t, type, f + i + 4, tlen);
+		i += 4 + (size_t)tlen;
+	}
+	if (i < plen)
+		put_malformed(t, f + i, plen - i);
+}
+
+int pppoe_disc_decode(const uint8_t *frame, size_t len, char *out, size_t cap)
+{
+	struct text t = { .buf = out, .cap = cap };
+
+	if (cap < 8)
+		return -EINVAL;
+	out[0] = '\0';
+	disc_decode(&t, frame, len);
 	if (t.cut)
 		memcpy(out + cap - 5, "...]", 5);
 	return 0;

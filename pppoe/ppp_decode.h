@@ -22,4 +22,15 @@
  */
 int ppp_decode(uint16_t proto, const uint8_t *data, size_t len, char *out, size_t cap);
 
+/*
+ * A PPPoE discovery frame (PADI, PADO, PADR, PADS, PADT; from the Ethernet destination
+ * MAC on, no VLAN tag) as the rp-pppoe plugin of pppd prints it with `debug`
+ * (pppoe_printpkt), on one line: "PPPOE Discovery V1T1 PADI session 0x0 length 12
+ * dst ff:ff:ff:ff:ff:ff src 02:00:00:00:00:01 [service-name] [host-uniq 01 02 ...]".
+ * Text tags (names, errors) are quoted and escaped; an AC-Cookie shows only its length;
+ * PPP-Max-Payload its value. Bytes past the PPPoE length (padding) are not shown; a tag
+ * that overruns it is marked <malformed>. Same contract as ppp_decode().
+ */
+int pppoe_disc_decode(const uint8_t *frame, size_t len, char *out, size_t cap);
+
 #endif

@@ -26,6 +26,8 @@ bench_write_meta() {
 	M_LIBXDP=$(pkg-config --modversion libxdp 2>/dev/null) \
 	M_CLANG=$(clang --version 2>/dev/null | head -n1) \
 	M_QEMU=$(qemu-system-x86_64 --version 2>/dev/null | head -n1) \
+	M_WAN_GRO=$BENCH_WAN_GRO \
+	M_GUEST_KERNEL=$BENCH_GUEST_KERNEL \
 		"$BENCH_PYTHON" - "$1" <<-'EOF'
 			import json, os, sys
 			e = os.environ
@@ -41,6 +43,8 @@ bench_write_meta() {
 			    "cpus": os.cpu_count(),
 			    "mem_kb": int(mem.split()[1]),
 			    "loadavg_at_start": open("/proc/loadavg").read().split()[:3],
+			    "wan_gro": e["M_WAN_GRO"],
+			    "guest_kernel": e["M_GUEST_KERNEL"],
 			    "versions": {
 			        "pppoe-xp": e["M_DESCRIBE"], "iperf3": e["M_IPERF"],
 			        "libbpf": e["M_LIBBPF"], "libxdp": e["M_LIBXDP"],
@@ -74,6 +78,28 @@ last_line() {
 	grep -v '^[[:space:]]*$' "$1" 2>/dev/null | tail -n1 | cut -c1-200
 }
 
+# wan_offload_script PREFIX: the sh lines that make PREFIX's WAN veth pair (router wan0, isp
+# isp0) behave like a NIC, on the host and in the guest alike: GRO on (a NIC driver coalesces
+# received plain IP; PPPoE frames it cannot), TSO/GSO off so that the wire carries MTU-sized
+# frames, as a real one does. Runs after the topology and before any data path attaches.
+# GRO also keeps a veth a valid XDP redirect target for its peer (DESIGN.md): with
+# --wan-gro off the cases that redirect into a WAN veth whose peer runs no XDP turn it back
+# on (bench_gro_for_redirect).
+wan_offload_script() {
+	local p=$1
+	cat <<-EOF
+		ip netns exec ${p}router ethtool -K wan0 tso off gso off gro $BENCH_WAN_GRO >/dev/null
+		ip netns exec ${p}isp ethtool -K isp0 tso off gso off gro $BENCH_WAN_GRO >/dev/null
+	EOF
+}
+
+# bench_gro_for_redirect NS IFNAME: the sh line that keeps GRO on IFNAME because its peer is
+# the target of an XDP redirect and IFNAME runs no XDP itself (a veth drops redirected frames
+# otherwise). A no-op with the default --wan-gro on; the one exception to --wan-gro off.
+bench_gro_for_redirect() {
+	echo "ip netns exec $1 ethtool -K $2 gro on >/dev/null"
+}
+
 # veth_hop_script PREFIX VETH_HOP: the sh script that turns PREFIX's plain topology into the
 # veth-hop case (bench/lib/host.sh says what it is), on the host and in the guest alike. NAT
 # is the caller's. The MSS clamp is the one pppoe-xp does in XDP: without it a download sends
@@ -91,16 +117,44 @@ veth_hop_script() {
 			route replace default dev hop0 src 100.64.0.1
 		IP
 		ip netns exec ${p}router ethtool -K hop0 gro on
-		ip netns exec ${p}isp ethtool -K isp0 gro on
-		ip netns exec ${p}router nft -f - <<-'NFT'
+		$(bench_gro_for_redirect "${p}isp" isp0)
+		$(mss_clamp_script "$p" hop0)
+		ip netns exec ${p}router $bin wan0 hop0 hop0-x \
+			\$(ip netns exec ${p}isp cat /sys/class/net/isp0/address)
+	EOF
+}
+
+# mss_clamp_script PREFIX IFNAME: the router's TCP MSS clamp to IFNAME's MTU (veth_hop_script
+# says why).
+mss_clamp_script() {
+	cat <<-EOF
+		ip netns exec ${1}router nft -f - <<-'NFT'
 			table inet pxb_mss {
 				chain forward {
 					type filter hook forward priority mangle; policy accept;
-					oifname "hop0" tcp flags syn tcp option maxseg size set rt mtu
+					oifname "$2" tcp flags syn tcp option maxseg size set rt mtu
 				}
 			}
 		NFT
-		ip netns exec ${p}router $bin wan0 hop0 hop0-x \
+	EOF
+}
+
+# netkit_hop_script PREFIX NETKIT_HOP: the sh script that turns PREFIX's plain topology into
+# the netkit-hop case: veth-hop with a netkit device nk0 in L3 mode for hop0 (bench/netkit_hop.c
+# creates it and attaches bench/netkit_hop.bpf.c), same MTU and MSS clamp. NAT is the
+# caller's. Needs a kernel with netkit (6.7+, CONFIG_NETKIT).
+netkit_hop_script() {
+	local p=$1 bin=$2
+	cat <<-EOF
+		set -e
+		ip netns exec ${p}router $bin wan0 nk0 nk0-x \
 			\$(ip netns exec ${p}isp cat /sys/class/net/isp0/address)
+		ip -n ${p}router -batch - <<-'IP'
+			link set nk0 mtu 1492 up
+			link set nk0-x up
+			addr add 100.64.0.1/32 dev nk0
+			route replace default dev nk0 src 100.64.0.1
+		IP
+		$(mss_clamp_script "$p" nk0)
 	EOF
 }

@@ -1,19 +1,24 @@
 # SPDX-License-Identifier: GPL-2.0
 # shellcheck shell=bash
 #
-# Guest cases: one qemu guest (TCG) running Debian's own kernel, where kernel PPPoE exists.
+# Guest cases: one qemu guest (TCG) running Debian's own kernel, where kernel PPPoE exists:
+# 6.12 (netkit) by default, 6.1 with bench/run --guest-kernel 6.1.
 # Inside it the same lan - router - isp - net topology as on the host, once per case, all
 # up together and measured interleaved by the same lines as the host (bench/lib/measure.sh):
 #   ceiling       plain routing + NAT
 #   veth-hop      the ceiling through a veth pair at the router (bench/lib/host.sh says why)
+#   netkit-hop    the same through a netkit device (bench/lib/host.sh); 6.12 only
 #   kernel-pppoe  pxp-ac (pppoe-server, pppd kernel mode) at isp, pxp-pppd-client at router
+#   kernel-pppoe-flowtable  kernel-pppoe with the nftables flowtable OpenWrt's firewall4 sets
+#                 up with flow_offloading=1 (software flow offloading) at the router
 #   rp-pppoe      rp-pppoe user mode on both ends (pxp-ac/pxp-pppd-client --mode user)
 #   pppoe-xp      pppoe-xp server at isp and client at router (build/ over 9p at /host)
 #   mixed         pxp-ac (kernel AC) at isp, pppoe-xp client at router
 # The guest machinery and role commands are tests/interop/lib.sh and tests/interop/guest/.
 # Under TCG only ratios inside the guest mean anything.
 
-GUEST_CASES=(ceiling veth-hop kernel-pppoe rp-pppoe pppoe-xp mixed)
+GUEST_CASES=(ceiling veth-hop netkit-hop kernel-pppoe kernel-pppoe-flowtable rp-pppoe pppoe-xp
+	mixed)
 GUEST_LIB=$PXP_ROOT/tests/interop/lib.sh
 GUEST_NAME=pxb$$g
 GUEST_USER=pxbench
@@ -80,10 +85,9 @@ guest_topology_script() {
 			addr add $NET_IP/24 dev net0
 			route add default via 198.51.100.1
 		IP
-		ip netns exec ${p}router sh -c 'echo 1 >/proc/sys/net/ipv4/ip_forward
-			ethtool -K wan0 tso off gso off >/dev/null 2>&1 || true'
-		ip netns exec ${p}isp sh -c 'echo 1 >/proc/sys/net/ipv4/ip_forward
-			ethtool -K isp0 tso off gso off >/dev/null 2>&1 || true'
+		ip netns exec ${p}router sh -c 'echo 1 >/proc/sys/net/ipv4/ip_forward'
+		ip netns exec ${p}isp sh -c 'echo 1 >/proc/sys/net/ipv4/ip_forward'
+		$(wan_offload_script "$p")
 		ip netns exec ${p}lan ethtool -K lan0 tx off >/dev/null 2>&1 || true
 		ip netns exec ${p}net sh -c 'ethtool -K net0 tx off >/dev/null 2>&1 || true
 			iperf3 -s -D -p 5201'
@@ -104,6 +108,37 @@ guest_nat_script() {
 			}
 		NFT
 	EOF
+}
+
+# firewall4's flowtable (its ruleset.uc with flow_offloading=1: the WAN port, the PPP netdev
+# over it and the LAN port; firewall4 writes the rule as "flow offload @ft", the same statement)
+# in the router of PREFIX.
+guest_flowtable_script() {
+	cat <<-EOF
+		ip netns exec ${1}router nft -f - <<-'NFT'
+			table inet pxb_ft {
+				flowtable ft {
+					hook ingress priority 0; devices = { wan0, ppp0, lan1 };
+				}
+				chain forward {
+					type filter hook forward priority filter; policy accept;
+					meta l4proto { tcp, udp } flow add @ft
+				}
+			}
+		NFT
+	EOF
+}
+
+# Proves that the flowtable takes flows: conntrack marks a TCP flow [OFFLOAD] while it runs
+# (a flow that ends leaves the flowtable, so the check runs during a transfer).
+guest_flowtable_offloads() {
+	local p=${CASE_PREFIX[$1]} n
+	n=$(x_guest 60 "ip netns exec ${p}lan iperf3 -c $NET_IP -t 4 >/dev/null 2>&1 &
+		sleep 2; ip netns exec ${p}router grep -c OFFLOAD /proc/net/nf_conntrack; wait")
+	[ "${n:-0}" -gt 0 ] 2>/dev/null || {
+		case_unavailable "$1" "the flowtable offloaded no flow (no [OFFLOAD] conntrack entry during a transfer)"
+		return 1
+	}
 }
 
 # guest_ac KEY kernel|user: the guest's AC (pxp-ac: pppoe-server + pppd) at isp.
@@ -154,7 +189,7 @@ guest_diagnose() {
 
 guest_setup_case() {
 	local key=$1 c=${1#guest/} p=${CASE_PREFIX[$1]} mode=pppoe
-	case $c in ceiling | veth-hop) mode=plain ;; esac
+	case $c in ceiling | veth-hop | netkit-hop) mode=plain ;; esac
 	x_guest 60 "$(guest_topology_script "$p" "$mode")" >"$PXP_TMP/${p}topo.log" 2>&1 || {
 		case_unavailable "$key" "guest topology failed: $(last_line "$PXP_TMP/${p}topo.log")"
 		return
@@ -176,7 +211,19 @@ guest_setup_case() {
 		x_guest 30 "$(guest_nat_script "$p" hop0)" >/dev/null
 		guest_ready "$key" hop0
 		;;
-	kernel-pppoe | rp-pppoe)
+	netkit-hop)
+		x_guest 10 "test -x /host/bench/netkit_hop" || {
+			case_unavailable "$key" "build/bench/netkit_hop is not built (or /host is not shared)"
+			return
+		}
+		x_guest 60 "$(netkit_hop_script "$p" /host/bench/netkit_hop)" >"$PXP_TMP/${p}nk.log" 2>&1 || {
+			case_unavailable "$key" "setting up nk0 failed: $(last_line "$PXP_TMP/${p}nk.log")"
+			return
+		}
+		x_guest 30 "$(guest_nat_script "$p" nk0)" >/dev/null
+		guest_ready "$key" nk0
+		;;
+	kernel-pppoe | kernel-pppoe-flowtable | rp-pppoe)
 		local pmode=kernel
 		[ "$c" = rp-pppoe ] && pmode=user
 		x_guest 10 "command -v pxp-ac && command -v pxp-pppd-client" >/dev/null || {
@@ -191,7 +238,18 @@ guest_setup_case() {
 			return
 		}
 		x_guest 30 "$(guest_nat_script "$p" ppp0)" >/dev/null
-		guest_ready "$key" ppp0
+		if [ "$c" = kernel-pppoe-flowtable ]; then
+			x_guest 30 "$(guest_flowtable_script "$p")" >"$PXP_TMP/${p}ft.log" 2>&1 || {
+				case_unavailable "$key" "the flowtable failed: $(last_line "$PXP_TMP/${p}ft.log")"
+				return
+			}
+		fi
+		guest_ready "$key" ppp0 >/dev/null || {
+			echo "unavailable: ${CASE_REASON[$key]}"
+			return
+		}
+		[ "$c" = kernel-pppoe-flowtable ] && { guest_flowtable_offloads "$key" || return; }
+		echo "ok"
 		;;
 	pppoe-xp)
 		x_guest 10 "test -x /host/pppoe-xp" || {
@@ -214,7 +272,7 @@ guest_setup_case() {
 		guest_ac "$key" kernel || return
 		# pppoe-xp's egress redirects into wan0; a veth drops redirected frames unless its
 		# peer runs XDP or has GRO on, and the kernel AC's isp0 runs no XDP (DESIGN.md).
-		x_sh "$key" isp 10 "ethtool -K isp0 gro on" >/dev/null 2>&1
+		x_guest 10 "$(bench_gro_for_redirect "${p}isp" isp0)" >/dev/null 2>&1
 		guest_pxp_client "$key" || return
 		x_guest 30 "$(guest_nat_script "$p" pxp0)" >/dev/null
 		guest_ready "$key" pxp0
@@ -243,8 +301,8 @@ guest_run() {
 		# shellcheck source=../../tests/interop/lib.sh
 		. "$GUEST_LIB"
 		on_cleanup "guest_stop $GUEST_NAME"
-		guest_start "$GUEST_NAME" "${PXP_NS_PREFIX}gtap" "pxb$$t" "$PXP_ROOT/build" \
-			>"$PXP_TMP/guest-start.log" 2>&1 ||
+		PXG_KERNEL=$BENCH_GUEST_KERNEL guest_start "$GUEST_NAME" "${PXP_NS_PREFIX}gtap" \
+			"pxb$$t" "$PXP_ROOT/build" >"$PXP_TMP/guest-start.log" 2>&1 ||
 			why="the guest did not start: $(grep -m1 'pxg:' "$PXP_TMP/guest-start.log" | cut -c1-160)"
 	fi
 	if [ -n "$why" ]; then

@@ -2,7 +2,8 @@
 # shellcheck shell=bash
 #
 # Host-kernel cases on lan - router - isp - net (tests/netns/lib.sh topo_create):
-#   ceiling           plain routing + NAT over an Ethernet WAN with TSO/GSO off
+#   ceiling           plain routing + NAT over an Ethernet WAN set like a NIC's
+#                     (wan_offload_script: GRO on, TSO/GSO off)
 #   pppoe-xp-MODE     pppoe-xp server at isp, pppoe-xp client at router, data path MODE
 #                     (xdp, afxdp, generic, tc); NAT out of pxp0
 #   pppoe-xp-rx-R-tx-T  the same with the halves mixed (--rx R --tx T; xdppass is
@@ -12,13 +13,16 @@
 #                     with XDP on its hidden end and on the WAN port that only rewrites the
 #                     Ethernet addresses and redirects (bench/veth_hop.bpf.c): no PPPoE, no
 #                     AC. What a veth session netdev costs by itself; NAT out of hop0
+#   netkit-hop        the same with a netkit device for hop0 (bench/netkit_hop.bpf.c); where
+#                     the kernel has netkit (6.7+): not this host's, so it runs in the guest
 # All topologies stay up together so that measurements interleave: drift from the other
 # jobs on this shared machine then falls on every case alike.
 
-HOST_CASES=(ceiling veth-hop pppoe-xp-xdp pppoe-xp-afxdp pppoe-xp-generic pppoe-xp-tc
+HOST_CASES=(ceiling veth-hop netkit-hop pppoe-xp-xdp pppoe-xp-afxdp pppoe-xp-generic pppoe-xp-tc
 	pppoe-xp-rx-tc-tx-xdp pppoe-xp-rx-xdp-tx-tc pppoe-xp-rx-xdppass-tx-tc
 	pppoe-xp-rx-xdppass-tx-xdp)
 BENCH_VETH_HOP=$PXP_ROOT/build/bench/veth_hop
+BENCH_NETKIT_HOP=$PXP_ROOT/build/bench/netkit_hop
 HOST_USER=pxbench
 HOST_PASSWORD=pxb-secret-$$
 
@@ -28,6 +32,14 @@ host_ns() {
 	NS_ROUTER=${CASE_PREFIX[$1]}router
 	NS_ISP=${CASE_PREFIX[$1]}isp
 	NS_NET=${CASE_PREFIX[$1]}net
+}
+
+# host_topo KEY plain|pppoe: the case's namespaces (topo_create) with the bench's WAN.
+host_topo() {
+	topo_create "$2" && sh -c "$(wan_offload_script "${CASE_PREFIX[$1]}")" || {
+		case_unavailable "$1" "topo_create $2 or the WAN's offload settings failed"
+		return 1
+	}
 }
 
 # The senders' tx checksum offload is off in every case: a TCP packet with a partial checksum
@@ -50,10 +62,7 @@ host_common() {
 
 host_setup_ceiling() {
 	local key=$1
-	topo_create plain || {
-		case_unavailable "$key" "topo_create plain failed"
-		return
-	}
+	host_topo "$key" plain || return
 	CASE_MTU[$key]=1500
 	host_common "$key"
 }
@@ -66,14 +75,30 @@ host_setup_veth_hop() {
 		case_unavailable "$key" "build/bench/veth_hop is not built"
 		return
 	}
-	topo_create plain || {
-		case_unavailable "$key" "topo_create plain failed"
-		return
-	}
+	host_topo "$key" plain || return
 	sh -c "$(veth_hop_script "${CASE_PREFIX[$key]}" "$BENCH_VETH_HOP")" >"$log" 2>&1 &&
 		ip netns exec "$NS_ROUTER" nft delete table ip pxp_nat &&
 		topo_nat_out hop0 || {
 		case_unavailable "$key" "setting up hop0 failed: $(last_line "$log")"
+		return
+	}
+	CASE_MTU[$key]=1492
+	host_common "$key"
+}
+
+# The ceiling through a netkit nk0 instead of hop0; unavailable, with the reason, on a kernel
+# without netkit.
+host_setup_netkit_hop() {
+	local key=$1 log=$PXP_TMP/${CASE_PREFIX[$1]}netkit_hop.log
+	[ -x "$BENCH_NETKIT_HOP" ] || {
+		case_unavailable "$key" "build/bench/netkit_hop is not built"
+		return
+	}
+	host_topo "$key" plain || return
+	sh -c "$(netkit_hop_script "${CASE_PREFIX[$key]}" "$BENCH_NETKIT_HOP")" >"$log" 2>&1 &&
+		ip netns exec "$NS_ROUTER" nft delete table ip pxp_nat &&
+		topo_nat_out nk0 || {
+		case_unavailable "$key" "setting up nk0 failed: $(last_line "$log")"
 		return
 	}
 	CASE_MTU[$key]=1492
@@ -92,14 +117,7 @@ host_setup_pppoe() {
 		case_unavailable "$key" "build/pppoe-xp is not built"
 		return
 	}
-	topo_create pppoe || {
-		case_unavailable "$key" "topo_create pppoe failed"
-		return
-	}
-	if [ ${#halves[@]} -gt 0 ]; then
-		ip netns exec "$NS_ROUTER" ethtool -K wan0 gro on >/dev/null
-		ip netns exec "$NS_ISP" ethtool -K isp0 gro on >/dev/null
-	fi
+	host_topo "$key" pppoe || return
 	secrets=${log}chap-secrets
 	printf '%s * %s *\n' "$HOST_USER" "$HOST_PASSWORD" >"$secrets"
 	chmod 600 "$secrets"
@@ -157,6 +175,7 @@ host_run() {
 		case $c in
 		ceiling) host_setup_ceiling "$key" ;;
 		veth-hop) host_setup_veth_hop "$key" ;;
+		netkit-hop) host_setup_netkit_hop "$key" ;;
 		*) host_setup_pppoe "$key" ;;
 		esac
 	done

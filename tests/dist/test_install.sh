@@ -3,10 +3,10 @@
 #
 # make install and make uninstall into a temporary DESTDIR (never the real /usr or /etc):
 # the exact file list and modes, the unit's paths following PREFIX, the installed binary
-# running --version, systemd-analyze accepting the unit, and uninstall removing what install
+# running --version, systemd-analyze accepting the unit (SKIP where it is missing), and uninstall removing what install
 # put there while keeping a configuration the administrator wrote.
 #
-# usage: tests/dist/test_install.sh [case...]   (cases: files unit uninstall)
+# usage: tests/dist/test_install.sh [case...]   (cases: files unit verify uninstall)
 set -u
 cd "$(dirname "$0")/../.." || exit 2
 O=${O:-build}
@@ -31,6 +31,9 @@ test_files() {
 	install_to "$dest" PREFIX=/usr || { fail "make install: $(cat "$TMP/make.out")"; return; }
 	want=$(sort -k3 <<-'EOF2'
 		755 d etc
+		755 d etc/iproute2
+		755 d etc/iproute2/rt_protos.d
+		644 f etc/iproute2/rt_protos.d/pppoe-xp.conf
 		700 d etc/pppoe-xp
 		755 d usr
 		755 d usr/lib
@@ -52,24 +55,34 @@ test_files() {
 	pass "$out"
 }
 
-# The unit runs the binary where PREFIX put it, with options `up` has, and systemd takes it.
+# The unit runs the binary where PREFIX put it, with options its commands have, and points
+# the binary at the configuration directory (tests/netns/test_config.sh runs it).
 test_unit() {
-	local dest=$TMP/unit exec opt out
+	local dest=$TMP/unit start stop opt
 	install_to "$dest" PREFIX=/usr || { fail "make install: $(cat "$TMP/make.out")"; return; }
-	exec=$(sed -n 's/^ExecStart=//p' "$dest/$UNIT")
-	[[ $exec == "/usr/sbin/pppoe-xp up %i "* ]] || { fail "ExecStart=$exec"; return; }
-	for opt in $(grep -oE -- '--[a-z-]+' <<<"$exec"); do
+	start=$(sed -n 's/^ExecStart=//p' "$dest/$UNIT")
+	stop=$(sed -n 's/^ExecStop=//p' "$dest/$UNIT")
+	[[ $start == "/usr/sbin/pppoe-xp up %i --foreground" ]] || { fail "ExecStart=$start"; return; }
+	[[ $stop == "/usr/sbin/pppoe-xp down %i" ]] || { fail "ExecStop=$stop"; return; }
+	for opt in $(grep -oE -- '--[a-z-]+' <<<"$start"); do
 		"$dest/usr/sbin/pppoe-xp" up --help | grep -qE -- "^ +(-., )?$opt( |$)" ||
 			{ fail "ExecStart passes $opt, which up does not take"; return; }
 	done
-	grep -qx 'EnvironmentFile=-/etc/pppoe-xp/%i.conf' "$dest/$UNIT" ||
-		{ fail "the unit does not read /etc/pppoe-xp/%i.conf"; return; }
+	grep -qx 'Environment=PPPOE_XP_CONFIG_DIR=/etc/pppoe-xp' "$dest/$UNIT" ||
+		{ fail "the unit does not point pppoe-xp at /etc/pppoe-xp"; return; }
+	"$dest/usr/sbin/pppoe-xp" up --help | grep -qF 'PPPOE_XP_CONFIG_DIR' ||
+		{ fail "up --help does not name PPPOE_XP_CONFIG_DIR, the unit's variable"; return; }
+	pass
+}
+
+# systemd itself accepts the unit.
+test_verify() {
+	local dest=$TMP/prefix out
 	if ! command -v systemd-analyze >/dev/null; then
-		pass "no systemd-analyze here"
+		echo "SKIP dist/install_$CASE: no systemd-analyze on this machine (apt install systemd)"
 		return
 	fi
 	# verify wants the binary and the man page where the unit says: a real prefix.
-	dest=$TMP/prefix
 	make -s --no-print-directory O="$O" install PREFIX="$dest/usr" SYSCONFDIR="$dest/etc" \
 		>"$TMP/make.out" 2>&1 || { fail "make install PREFIX=$dest/usr: $(cat "$TMP/make.out")"; return; }
 	out=$(MANPATH=$dest/usr/share/man timeout 60 systemd-analyze verify "$dest/$UNIT" 2>&1)
@@ -85,7 +98,7 @@ test_uninstall() {
 	got=$(cd "$dest" && find . -type f -o -type d -name pppoe-xp)
 	[ -z "$got" ] || { fail "left behind: $got"; return; }
 	install_to "$dest" || { fail "make install: $(cat "$TMP/make.out")"; return; }
-	echo "PPPOE_XP_OPTIONS=--persist" >"$dest/etc/pppoe-xp/eth0.conf"
+	echo "persist" >"$dest/etc/pppoe-xp/eth0.conf"
 	make -s --no-print-directory O="$O" uninstall DESTDIR="$dest" >"$TMP/make.out" 2>&1 ||
 		{ fail "make uninstall: $(cat "$TMP/make.out")"; return; }
 	[ -f "$dest/etc/pppoe-xp/eth0.conf" ] || { fail "uninstall removed the configuration"; return; }
@@ -93,6 +106,6 @@ test_uninstall() {
 }
 
 [ -x "$O/pppoe-xp" ] || { echo "SKIP dist/install: $O/pppoe-xp not built"; exit 0; }
-for CASE in ${*:-files unit uninstall}; do
+for CASE in ${*:-files unit verify uninstall}; do
 	"test_$CASE"
 done

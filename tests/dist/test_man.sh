@@ -6,7 +6,7 @@
 # that command's --help lists (both come from the option tables, so this is about the
 # build putting them together), and docs/operation.md documents each of those options.
 #
-# usage: tests/dist/test_man.sh [case...]   (cases: help version man docs)
+# usage: tests/dist/test_man.sh [case...]   (cases: help version man docs exit)
 set -u
 cd "$(dirname "$0")/../.." || exit 2
 B=${PXP_BIN:-${O:-build}/pppoe-xp}
@@ -77,11 +77,35 @@ test_docs() {
 			n=$((n + 1))
 		done
 	done
+	# The configuration file's words, from the table as the man page prints it.
+	for o in $("$B" --man-sections | sed -n '/^\.SH "CONFIGURATION FILE"/,/^\.SH "EXIT/p' |
+		awk 'prev == ".TP" { sub(/^\\fB/, ""); print substr($0, 1, index($0, "\\fR") - 1) }
+			{ prev = $0 }' | sed 's/\\-/-/g'); do
+		grep -qF -- "\`$o" docs/operation.md || missing+=" word $o"
+		n=$((n + 1))
+	done
 	[ -z "$missing" ] || { fail "docs/operation.md lacks:$missing"; return; }
-	pass "$n options"
+	pass "$n options and words"
+}
+
+# The exit codes `help` lists (from the one table) are docs/operation.md's and the man page's,
+# each with pppd's name for it.
+test_exit() {
+	local code name missing="" n=0 text
+	text=$(LC_ALL=C.UTF-8 MANWIDTH=200 man -l "$MAN" 2>/dev/null)
+	while read -r code name; do
+		grep -qE "^\| $code \| \`$name\` \|" docs/operation.md || missing+=" docs:$code=$name"
+		grep -qF "($name)" <<<"$text" || missing+=" man:$code=$name"
+		n=$((n + 1))
+	done < <("$B" help | sed -n '/^Exit codes:/,/^$/s/^ *\([0-9][0-9]*\) .* \(EXIT_[A-Z_]*\)$/\1 \2/p')
+	[ "$n" -ge 15 ] || { fail "help lists $n exit codes"; return; }
+	[ "$(grep -cE '^\| [0-9]+ \| `EXIT_' docs/operation.md)" = "$n" ] ||
+		missing+=" (docs/operation.md has other rows than help's $n)"
+	[ -z "$missing" ] || { fail "exit codes differ:$missing"; return; }
+	pass "$n codes"
 }
 
 [ -x "$B" ] || { echo "SKIP dist/man: $B not built"; exit 0; }
-for CASE in ${*:-help version man docs}; do
+for CASE in ${*:-help version man docs exit}; do
 	"test_$CASE"
 done

@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * libFuzzer harness for the --debug decoder of PPP control packets (pppoe/ppp_decode.c).
- * Input: the PPP protocol (2 bytes, big-endian), then the packet. The decoder must never
- * read past the packet (ASan) nor write past the buffer; the text is printable ASCII (every
- * wire string escaped), ends inside the buffer, and never shows a PAP password.
+ * libFuzzer harness for the --debug decoders (pppoe/ppp_decode.c) of PPP control packets
+ * and of PPPoE discovery frames. Input: the PPP protocol (2 bytes, big-endian), then the
+ * packet; the whole input is also taken as a discovery frame (Ethernet header on). The
+ * decoders must never read past the input (ASan) nor write past the buffer; the text is
+ * printable ASCII (every wire string escaped), ends inside the buffer, and never shows a
+ * PAP password.
  */
 #include <stdint.h>
 #include <stdlib.h>
@@ -54,6 +56,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		if (ppp_decode(proto, data + 2, size - 2, out, caps[i]))
 			abort();
 		check_text(proto, out, caps[i]);
+		if ((unsigned char)out[caps[i]] != 0x7f)
+			abort();
+		memset(out, 0x7f, sizeof(out));
+		if (pppoe_disc_decode(data, size, out, caps[i]))
+			abort();
+		check_text(0, out, caps[i]);
 		if ((unsigned char)out[caps[i]] != 0x7f)
 			abort();
 	}

@@ -16,7 +16,7 @@
 # Guest-side commands (in the image's PATH): pxp-ac, pxp-pppd-client; see tests/interop/guest/README.md.
 # Environment: PXG_RUN_DIR (/run/pxg), PXG_BOOT_TIMEOUT (120 s),
 # PXG_EXEC_TIMEOUT (60 s), PXG_CACHE_DIR (/var/cache/pppoe-xp), PXG_SMP,
-# PXG_MEM_MB.
+# PXG_MEM_MB, PXG_KERNEL (the guest's Debian kernel series: 6.1, the default, or 6.12).
 
 PXG_INTEROP_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 PXG_GUEST_DIR=$PXG_INTEROP_DIR/guest
@@ -151,7 +151,7 @@ pings_through_session() { # NS GUEST GUEST_SIDE_IP HOST_SIDE_IP
 kill_test_programs() { # NS
 	ip netns pids "$1" 2>/dev/null | while read -r pid; do
 		case $(cat "/proc/$pid/comm" 2>/dev/null) in
-		pppoe-xp | iperf3 | tcpdump | python3) kill -9 "$pid" 2>/dev/null ;;
+		pppoe-xp | iperf3 | tcpdump | python3 | dhcpcd) kill -9 "$pid" 2>/dev/null ;;
 		esac
 	done
 }

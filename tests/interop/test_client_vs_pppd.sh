@@ -10,7 +10,8 @@
 #   pppoe-xp up -> pxp0 10.77.0.2 ........ ppp0 10.77.0.1, DNS 10.77.0.53 10.77.0.54
 #
 # Cases: CHAP and PAP sessions (addresses and DNS as pppd assigned them, in status --json);
-# a wrong password; ping both ways and at full MTU; IPv6CP; nothing of ours that pppd
+# a wrong password; ping both ways and at full MTU; IPv6CP; SLAAC from radvd and a prefix
+# from dhcp6s taken by dhcpcd (ipv6_pd); nothing of ours that pppd
 # refuses; LCP echo answered both ways; the AC's Terminate/PADT (pxp-ac stop), ours
 # (pppoe-xp down) and a bare PADT, each noticed by the other side; the MSS clamp both ways,
 # seen in captures on pxp0 and on the guest's Ethernet; iperf3 both directions
@@ -72,6 +73,9 @@ reset() {
 	xp down "$TAP" >/dev/null 2>&1
 	kill_test_programs "$NS"
 	gx 'pxp-ac stop; killall iperf3; true' >/dev/null 2>&1
+	guest_v6_stop
+	ip -n "$NS" link del pxilan 2>/dev/null
+	DHCPCD_PID=
 }
 
 client_up() { # [extra pppoe-xp up options]
@@ -159,6 +163,58 @@ test_ipv6() {
 		return 1
 	in_ns "$NS" ping -6 -c 2 -W 3 -i 0.3 "$peer%pxp0" >/dev/null ||
 		fail "cannot ping pppd's link-local $peer through the session"
+}
+
+# IPv6 from stock ISP parts on the guest's ppp0: radvd advertising a /64 (SLAAC), wide-dhcpv6's
+# dhcp6s delegating a /56 to the DUID dhcpcd is given, the /56 routed to ppp0 and an address
+# behind the AC. Our pxp0 takes the RA; dhcpcd on pxp0 gets the /56 and puts a /64 of it on a
+# LAN veth; a ping from that /64 reaches the address behind the AC and comes back.
+PD_DUID=00:03:00:01:02:00:00:00:00:99
+GUEST_V6=/run/pxp/v6
+guest_v6_start() {
+	gx "set -e
+		echo 1 >/proc/sys/net/ipv6/conf/all/forwarding
+		mkdir -p $GUEST_V6 /var/lib/dhcpv6
+		printf 'interface ppp0 {\n AdvSendAdvert on;\n MinRtrAdvInterval 3;\n MaxRtrAdvInterval 10;\n AdvOtherConfigFlag on;\n prefix 2001:db8:1::/64 { AdvOnLink on; AdvAutonomous on; };\n};\n' >$GUEST_V6/radvd.conf
+		printf 'host router {\n duid $PD_DUID;\n prefix 2001:db8:100::/56 infinity;\n};\n' >$GUEST_V6/dhcp6s.conf
+		ip -6 addr add 2001:db8:77::1/128 dev lo
+		ip -6 route add 2001:db8:100::/56 dev ppp0
+		radvd -C $GUEST_V6/radvd.conf -p $GUEST_V6/radvd.pid -m logfile -l $GUEST_V6/radvd.log
+		dhcp6s -c $GUEST_V6/dhcp6s.conf -P $GUEST_V6/dhcp6s.pid ppp0" 2>&1
+}
+
+guest_v6_stop() {
+	gx "killall radvd dhcp6s; ip -6 addr del 2001:db8:77::1/128 dev lo; true" >/dev/null 2>&1
+}
+
+pxp0_slaac() { ip -n "$NS" -6 -br addr show dev pxp0 scope global | grep -q ' 2001:db8:1:'; }
+# The /64 on the LAN, past its duplicate address detection (a tentative address cannot be a
+# ping's source).
+lan_pd() {
+	ip -n "$NS" -6 -br addr show dev pxilan scope global -tentative | grep -q ' 2001:db8:100::1/64'
+}
+
+test_ipv6_pd() {
+	local out
+	reset
+	ac_start chap || return 1
+	client_up --ipv6 || return 1
+	wait_for 10 ipv6cp_open || fail "IPv6CP did not open against pppd" || return 1
+	out=$(guest_v6_start) || fail "radvd/dhcp6s on the guest: $out" || return 1
+	wait_for 30 pxp0_slaac ||
+		fail "no SLAAC address from radvd on pxp0: $(ip -n "$NS" -6 -br addr show dev pxp0) $(gx "tail -5 $GUEST_V6/radvd.log" | tr '\n' '|')" ||
+		return 1
+	ip -n "$NS" -6 route show default dev pxp0 | grep -q 'via fe80::.* proto ra' ||
+		fail "no default route from radvd: $(ip -n "$NS" -6 route show default)" || return 1
+	ip -n "$NS" link add pxilan type veth peer name pxilan-p &&
+		ip -n "$NS" link set pxilan up && ip -n "$NS" link set pxilan-p up ||
+		fail "cannot make the LAN veth" || return 1
+	dhcpcd_pd_start "$NS" pxp0 pxilan "$PXP_TMP/dhcpcd" "$PD_DUID"
+	wait_for 60 lan_pd ||
+		fail "no /64 of the delegated prefix on the LAN: $(tail -5 "$PXP_TMP/dhcpcd/log" | tr '\n' '|')" ||
+		return 1
+	in_ns "$NS" ping -6 -c 2 -W 3 -i 0.3 -I 2001:db8:100::1 2001:db8:77::1 >/dev/null ||
+		fail "no ping from the delegated prefix to the guest's 2001:db8:77::1"
 }
 
 # Everything pppd proposes (LCP with CHAP, IPCP with DNS, IPv6CP) we either accept or it
@@ -370,21 +426,27 @@ missing=$(require_cmds qemu-system-x86_64 python3 tcpdump iperf3 ip) || {
 	echo "FAIL interop/client_vs_pppd/build: $B is missing (run make)"
 	exit 1
 }
+cases_named "$@"
 mkdir -p "$RUN"
 guest_boot_in_netns client_vs_pppd "$NS" "$GUEST" "$TAP"
 on_cleanup reset
 
-run_test interop/client_vs_pppd/chap test_chap
-run_test interop/client_vs_pppd/pap test_pap
-run_test interop/client_vs_pppd/wrong_password test_wrong_password
-run_test interop/client_vs_pppd/ping test_ping
-run_test interop/client_vs_pppd/ipv6 test_ipv6
-run_test interop/client_vs_pppd/negotiation_clean test_negotiation_clean
-run_test interop/client_vs_pppd/lcp_echo test_lcp_echo
-run_test interop/client_vs_pppd/client_ends test_client_ends
-run_test interop/client_vs_pppd/client_padt_only test_client_padt_only
-run_test interop/client_vs_pppd/mss_on_wire test_mss_on_wire
-run_test interop/client_vs_pppd/iperf test_iperf
-run_test interop/client_vs_pppd/setup_time test_setup_time
-run_test interop/client_vs_pppd/ac_ends test_ac_ends
+case_ interop/client_vs_pppd/chap test_chap
+case_ interop/client_vs_pppd/pap test_pap
+case_ interop/client_vs_pppd/wrong_password test_wrong_password
+case_ interop/client_vs_pppd/ping test_ping
+case_ interop/client_vs_pppd/ipv6 test_ipv6
+if command -v dhcpcd >/dev/null; then
+	case_ interop/client_vs_pppd/ipv6_pd test_ipv6_pd
+else
+	skip_test interop/client_vs_pppd/ipv6_pd "dhcpcd is missing (make deps installs it)"
+fi
+case_ interop/client_vs_pppd/negotiation_clean test_negotiation_clean
+case_ interop/client_vs_pppd/lcp_echo test_lcp_echo
+case_ interop/client_vs_pppd/client_ends test_client_ends
+case_ interop/client_vs_pppd/client_padt_only test_client_padt_only
+case_ interop/client_vs_pppd/mss_on_wire test_mss_on_wire
+case_ interop/client_vs_pppd/iperf test_iperf
+case_ interop/client_vs_pppd/setup_time test_setup_time
+case_ interop/client_vs_pppd/ac_ends test_ac_ends
 tests_done

@@ -9,7 +9,9 @@
 #   fd00:100::2         (pppoe-xp up)    (pppoe-xp server)  2001:db8:2::2
 #
 # The router NATs the LAN out of pxp0, as a home router does on ppp0. IPv6 is routed: the
-# ISP routes the LAN prefix to the session. Usage: demo.sh [--mode auto|xdp|afxdp|generic]
+# ISP routes the LAN prefix to the session. The client reads its options from a
+# configuration file in pppd's words (PPPOE_XP_CONFIG_DIR, as /etc/pppoe-xp/wan0.conf) and
+# its password from a chap-secrets (PPPOE_XP_PPP_DIR, as /etc/ppp): none on argv. Usage: demo.sh [--mode auto|xdp|afxdp|generic]
 # [--seconds N]. Prints a summary and exits non-zero if any step failed.
 PXP_NS_PREFIX=${PXP_NS_PREFIX:-pxdemo$$-}
 . "$(dirname "$0")/lib.sh"
@@ -37,7 +39,10 @@ missing=$(require_cmds ip ping nft iperf3 ethtool python3) || {
 }
 
 step() { printf '\n== %s\n' "$*"; }
-client() { in_ns "$NS_ROUTER" env PPPOE_XP_RUN_DIR="$PXP_TMP/run-client" "$PXP_BIN" "$@"; }
+client() {
+	in_ns "$NS_ROUTER" env PPPOE_XP_RUN_DIR="$PXP_TMP/run-client" \
+		PPPOE_XP_CONFIG_DIR="$PXP_TMP/config" PPPOE_XP_PPP_DIR="$PXP_TMP/ppp" "$PXP_BIN" "$@"
+}
 server() { in_ns "$NS_ISP" env PPPOE_XP_RUN_DIR="$PXP_TMP/run-server" "$PXP_BIN" "$@"; }
 json_field() { python3 -c 'import json,sys; d=json.load(sys.stdin); print(eval("d"+sys.argv[1]))' "$1"; }
 
@@ -67,6 +72,10 @@ topo_create pppoe || exit 1
 in_ns "$NS_LAN" ethtool -K lan0 tx off >/dev/null
 in_ns "$NS_NET" ethtool -K net0 tx off >/dev/null
 printf 'demo\t*\tdemo-secret\t*\n' >"$PXP_TMP/chap-secrets"
+mkdir -p "$PXP_TMP/config" "$PXP_TMP/ppp"
+printf 'demo\t*\tdemo-secret\n' >"$PXP_TMP/ppp/chap-secrets"
+printf 'user demo\ndefaultroute\n+ipv6\n' >"$PXP_TMP/config/wan0.conf"
+chmod 600 "$PXP_TMP/ppp/chap-secrets" "$PXP_TMP/config/wan0.conf"
 
 step "isp: pppoe-xp server isp0 (CHAP, pool 100.64.1.0/24)"
 server server isp0 --local 100.64.1.1 --pool 100.64.1.0/24 --auth chap \
@@ -74,9 +83,9 @@ server server isp0 --local 100.64.1.1 --pool 100.64.1.0/24 --auth chap \
 	--mode "$MODE" || exit 1
 on_cleanup "env PPPOE_XP_RUN_DIR=$PXP_TMP/run-server ip netns exec $NS_ISP $PXP_BIN down isp0"
 
-step "router: pppoe-xp up wan0 --mode $MODE"
+step "router: pppoe-xp up wan0 --mode $MODE (wan0.conf: $(tr '\n' ' ' <"$PXP_TMP/config/wan0.conf"))"
 t0=$(date +%s%N)
-client up wan0 --user demo --password demo-secret --defaultroute --ipv6 --mode "$MODE" || exit 1
+client up wan0 --mode "$MODE" || exit 1
 t1=$(date +%s%N)
 on_cleanup "env PPPOE_XP_RUN_DIR=$PXP_TMP/run-client ip netns exec $NS_ROUTER $PXP_BIN down wan0"
 echo "   session up in $(((t1 - t0) / 1000000)) ms (command start to IPCP open)"

@@ -88,7 +88,10 @@ tests_done() {
 	return $PXP_FAILED
 }
 
-# Polls until a command succeeds or the time runs out.
+# Polls until a command succeeds or the time runs out. The limit is how long to wait for
+# the event, not a bound on how fast it must come: CI is a loaded 2-core machine, so give
+# at least 10 s, and assert on speed only where speed is the point (and then well above
+# what it guards against, with a comment).
 wait_for() {
 	local limit=$1 i
 	shift
@@ -101,10 +104,10 @@ wait_for() {
 
 # kill -9 returns before the process is gone (here ~27 ms in which its sockets still
 # answer), so a restart right after it races the dying daemon. Kills PID and waits until
-# it is gone or a zombie (its files are closed by then); fails after 5 s.
+# it is gone or a zombie (its files are closed by then); fails after 10 s.
 kill9_and_wait() {
 	kill -9 "$1" 2>/dev/null
-	wait_for 5 pid_is_gone "$1"
+	wait_for 10 pid_is_gone "$1"
 }
 
 pid_is_gone() {
@@ -207,6 +210,43 @@ topo_create() {
 	esac
 }
 
+# dhcpcd_pd_start NS WAN LAN DIR [DUID]: Debian's dhcpcd in NS, DHCPv6 only, asking for a
+# prefix on WAN and putting a /64 of it on LAN (<prefix>::1). Its files go to DIR, bound
+# over its own directories in the mount namespace of ip netns exec, and its hook script does
+# nothing, so the host is not touched; noipv6rs leaves the RAs to the kernel. DUID (hex
+# with colons) fixes its DUID, for a server that delegates by DUID. DHCPCD_PID is its pid;
+# dhcpcd_stop ends it.
+DHCPCD_PID=
+dhcpcd_pd_start() {
+	local ns=$1 wan=$2 lan=$3 d=$4 duid=${5:-}
+	mkdir -p "$d/lib"
+	[ -z "$duid" ] || echo "$duid" >"$d/lib/duid"
+	cat >"$d/dhcpcd.conf" <<-EOC
+		ipv6only
+		noipv6rs
+		script /bin/true
+		allowinterfaces $wan $lan
+		interface $lan
+		  nodhcp6
+		interface $wan
+		  ia_pd 1 $lan/0/64/1
+	EOC
+	ip netns exec "$ns" sh -c '
+		mount --bind "$1/lib" /var/lib/dhcpcd && mkdir -p /run/dhcpcd &&
+		mount -t tmpfs tmpfs /run/dhcpcd && exec dhcpcd -6 -B -d -f "$1/dhcpcd.conf" "$2" "$3"' \
+		_ "$d" "$wan" "$lan" >"$d/log" 2>&1 &
+	DHCPCD_PID=$!
+}
+
+# dhcpcd_stop [SIGNAL]: TERM exits keeping the lease, ALRM sends a Release first.
+dhcpcd_stop() {
+	[ -n "$DHCPCD_PID" ] || return 0
+	kill "-${1:-TERM}" "$DHCPCD_PID" 2>/dev/null
+	wait_for 10 pid_is_gone "$DHCPCD_PID" || kill9_and_wait "$DHCPCD_PID"
+	wait "$DHCPCD_PID" 2>/dev/null
+	DHCPCD_PID=
+}
+
 # Masquerades what the router sends out of IFNAME, as a home router does on its WAN netdev.
 topo_nat_out() {
 	ip netns exec "$NS_ROUTER" nft -f - <<-EOF
@@ -223,7 +263,25 @@ topo_nat_out() {
 iperf_server() {
 	local ns=$1 port=${2:-5201}
 	ip netns exec "$ns" iperf3 -s -D -1 -p "$port" --logfile "$PXP_TMP/iperf-$ns-$port.log" || return 1
-	wait_for 5 ip netns exec "$ns" sh -c "ss -ltn | grep -q ':$port '"
+	wait_listening "$ns" "$port"
+}
+
+# wait_listening NS PORT: until a TCP socket listens on PORT in NS.
+wait_listening() {
+	wait_for 10 ip netns exec "$1" sh -c "ss -ltn | grep -q ':$2 '"
+}
+
+# capture_start NS OUT TCPDUMP_ARGS...: tcpdump in NS in the background (CAPTURE_PID), its
+# text in OUT, ended after 30 s at the latest (give it -c). Returns once tcpdump says it
+# listens, so that a frame sent next is seen; a fixed sleep is a race on a loaded machine.
+capture_start() {
+	local ns=$1 out=$2
+	shift 2
+	rm -f "$out.err"
+	ip netns exec "$ns" timeout 30 tcpdump -l "$@" >"$out" 2>"$out.err" &
+	CAPTURE_PID=$!
+	wait_for 10 grep -q "listening on" "$out.err" ||
+		fail "tcpdump $* did not start: $(cat "$out.err")"
 }
 
 # iperf_tcp NS_CLIENT NS_SERVER SERVER_IP [SECONDS] [extra iperf3 args...]: prints Mbit/s.

@@ -55,11 +55,11 @@ start_end() {
 	echo $pid
 }
 
-stop_end() { # pid: SIGTERM, then wait up to 5 s for the exit
+stop_end() { # pid: SIGTERM, then wait up to 10 s for the exit
 	local pid=$1 i
 	[ -n "$pid" ] || return 1
 	kill -TERM "$pid" 2>/dev/null || return 1
-	for ((i = 0; i < 50; i++)); do
+	for ((i = 0; i < 100; i++)); do
 		kill -0 "$pid" 2>/dev/null || break
 		sleep 0.1
 	done
@@ -109,15 +109,15 @@ test_ping_v6() {
 # SYN leaving (encap) and SYN-ACK arriving (decap) through the engine both get MSS 1492 - 40.
 # Taps never see XDP-redirected or AF_XDP frames on the WAN: look at the far ends instead.
 test_mss_clamp() {
-	ip netns exec "$NS_NET" timeout 6 tcpdump -nvi net0 -c 1 'tcp[tcpflags] == tcp-syn' \
-		>"$PXP_TMP/syn.txt" 2>/dev/null &
-	local syn=$!
-	ip netns exec "$NS_LAN" timeout 6 tcpdump -nvi lan0 -c 1 \
-		'tcp[tcpflags] & (tcp-syn|tcp-ack) == (tcp-syn|tcp-ack)' >"$PXP_TMP/synack.txt" 2>/dev/null &
-	local synack=$!
-	sleep 1.5
+	local syn synack
+	capture_start "$NS_NET" "$PXP_TMP/syn.txt" -nvi net0 -c 1 'tcp[tcpflags] == tcp-syn' ||
+		return
+	syn=$CAPTURE_PID
+	capture_start "$NS_LAN" "$PXP_TMP/synack.txt" -nvi lan0 -c 1 \
+		'tcp[tcpflags] & (tcp-syn|tcp-ack) == (tcp-syn|tcp-ack)' || return
+	synack=$CAPTURE_PID
 	iperf_server "$NS_NET" 5202
-	ip netns exec "$NS_LAN" timeout 5 iperf3 -c 198.51.100.2 -p 5202 -n 64K >/dev/null 2>&1
+	ip netns exec "$NS_LAN" timeout 20 iperf3 -c 198.51.100.2 -p 5202 -n 64K >/dev/null 2>&1
 	wait $syn $synack
 	grep -q 'mss 1452' "$PXP_TMP/syn.txt" ||
 		fail "SYN at net without mss 1452: $(cat "$PXP_TMP/syn.txt")" || return
@@ -151,7 +151,7 @@ test_stop_clean() {
 		>/dev/null 2>&1 &
 	flood=$!
 	sleep 1.5
-	stop_end "$ROUTER_PID" || fail "the engine did not exit on SIGTERM within 5 s" || return
+	stop_end "$ROUTER_PID" || fail "the engine did not exit on SIGTERM within 10 s" || return
 	kill "$flood" 2>/dev/null
 	wait "$flood" 2>/dev/null
 	ROUTER_PID=

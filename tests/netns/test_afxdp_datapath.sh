@@ -42,10 +42,10 @@ sessions_up() { # [TOOL_ARGS]: both ends, routes through pxp0
 	ip -n "$NS_ISP" -6 route add fd00:100::/64 via 2001:db8:1::2 dev pxp0
 }
 
-stop_holder() { # ns: SIGTERM, wait up to 5 s
+stop_holder() { # ns: SIGTERM, wait up to 10 s
 	local pid=${HOLDER[$1]} i
 	kill -TERM "$pid" 2>/dev/null
-	for ((i = 0; i < 50; i++)); do
+	for ((i = 0; i < 100; i++)); do
 		kill -0 "$pid" 2>/dev/null || return 0
 		sleep 0.1
 	done
@@ -91,7 +91,7 @@ test_frames_went_through_engine() {
 }
 
 test_stop_clean() {
-	stop_holder "$NS_ROUTER" || fail "the holder did not exit on SIGTERM within 5 s" || return
+	stop_holder "$NS_ROUTER" || fail "the holder did not exit on SIGTERM within 10 s" || return
 	! ip -n "$NS_ROUTER" link show wan0 | grep -q xdp || fail "XDP left on wan0" || return
 	! ip -n "$NS_ROUTER" link show pxp0 >/dev/null 2>&1 || fail "pxp0 left behind"
 }

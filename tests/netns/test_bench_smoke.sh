@@ -30,8 +30,10 @@ check_rows() {
 		specs = [("tcp", "upload", 1), ("tcp", "download", 1), ("tcp", "download", 4),
 		         ("udp", "upload", "64"), ("udp", "upload", "mtu"), ("ping", "idle", None),
 		         ("ping", "tcp-download-1", None)]
-		cases = {"host": ["ceiling", "veth-hop", "pppoe-xp-xdp", "pppoe-xp-afxdp", "pppoe-xp-generic"],
-		         "guest": ["ceiling", "veth-hop", "kernel-pppoe", "rp-pppoe", "pppoe-xp", "mixed"]}
+		cases = {"host": ["ceiling", "veth-hop", "netkit-hop", "pppoe-xp-xdp", "pppoe-xp-afxdp",
+		                  "pppoe-xp-generic"],
+		         "guest": ["ceiling", "veth-hop", "netkit-hop", "kernel-pppoe",
+		                   "kernel-pppoe-flowtable", "rp-pppoe", "pppoe-xp", "mixed"]}
 		def has(env, case, t, a, b):
 		    for r in rows:
 		        if (r.get("env"), r.get("case"), r.get("test")) != (env, case, t):

@@ -9,7 +9,10 @@
 #   wan0                            isp0
 #   (pppoe-xp up / discover)        (pppoe-xp server; set down for "no carrier")
 #
-# Cases: not_root, no_such_iface, no_carrier, set_down, persist_link_down, no_sessions.
+# Also what `up` says while nobody answers (a progress line per PADI retry) and --logfile.
+#
+# Cases: not_root, no_such_iface, no_carrier, set_down, persist_link_down, no_sessions,
+# no_pado_progress, logfile_unwritable.
 # Name cases as arguments to run only those: test_cli.sh no_carrier
 PXP_NS_PREFIX=pxl$$-
 . "$(dirname "$0")/lib.sh"
@@ -18,8 +21,9 @@ B=$PXP_BIN
 RUN_C=$PXP_TMP/run-client
 RUN_S=$PXP_TMP/run-server
 OUT=$PXP_TMP/out
-# Without the checks, up waits 5 + 10 + 20 s for PADOs before it says anything.
-PROMPT_S=3
+# Without the checks, up waits 5 + 10 + 20 s for PADOs before it says anything: 10 s is
+# far below that, and above what a loaded CI machine needs to start the command twice.
+PROMPT_S=10
 
 client() { in_ns "$NS_ROUTER" env PPPOE_XP_RUN_DIR="$RUN_C" timeout 60 "$B" "$@"; }
 server() { in_ns "$NS_ISP" env PPPOE_XP_RUN_DIR="$RUN_S" "$B" "$@"; }
@@ -55,7 +59,7 @@ expect() {
 # state (IFF_RUNNING) that the check reads.
 carrier_gone() {
 	ip -n "$NS_ISP" link set isp0 down
-	wait_for 3 sh -c "ip -n '$NS_ROUTER' link show wan0 | grep -qE 'NO-CARRIER.* state (DOWN|LOWERLAYERDOWN)'" ||
+	wait_for 10 sh -c "ip -n '$NS_ROUTER' link show wan0 | grep -qE 'NO-CARRIER.* state (DOWN|LOWERLAYERDOWN)'" ||
 		fail "wan0 still has a carrier with isp0 down"
 }
 
@@ -65,27 +69,29 @@ no_daemon_left() {
 	! ip -n "$NS_ROUTER" link show wan0 | grep -q xdp || fail "an XDP program stayed on wan0"
 }
 
-# "must run as root" before any EACCES or EPERM; --help needs no root.
+# "must run as root" (exit 3, pppd's EXIT_NOT_ROOT) before any EACCES or EPERM; --help
+# needs no root.
 test_not_root() {
 	reset
-	expect 1 "up: must run as root" as_nobody up wan0 || return 1
-	expect 1 "discover: must run as root" as_nobody discover wan0 || return 1
-	expect 1 "server: must run as root" as_nobody server wan0 --local 100.64.1.1 \
+	expect 3 "up: must run as root" as_nobody up wan0 || return 1
+	expect 3 "discover: must run as root" as_nobody discover wan0 || return 1
+	expect 3 "server: must run as root" as_nobody server wan0 --local 100.64.1.1 \
 		--pool 100.64.1.0/24 || return 1
-	expect 1 "status: must run as root" as_nobody status || return 1
-	expect 1 "down: must run as root" as_nobody down wan0 || return 1
+	expect 3 "status: must run as root" as_nobody status || return 1
+	expect 3 "down: must run as root" as_nobody down wan0 || return 1
 	expect 0 "usage: pppoe-xp up" as_nobody up --help || return 1
 	no_daemon_left
 }
 
+# Exit 7, pppd's EXIT_OPEN_FAILED: the device cannot be opened.
 test_no_such_iface() {
 	reset
-	expect 1 "no such interface nosuch0" client up nosuch0 || return 1
-	expect 1 "no such interface nosuch0" client up nosuch0 --persist --foreground || return 1
-	expect 1 "no such interface nosuch0" client discover nosuch0 || return 1
+	expect 7 "no such interface nosuch0" client up nosuch0 || return 1
+	expect 7 "no such interface nosuch0" client up nosuch0 --persist --foreground || return 1
+	expect 7 "no such interface nosuch0" client discover nosuch0 || return 1
 	in_ns "$NS_ROUTER" env PPPOE_XP_RUN_DIR="$RUN_C" "$B" server nosuch0 --local 100.64.1.1 \
 		--pool 100.64.1.0/24 >"$OUT" 2>&1
-	[ $? -eq 1 ] && grep -qF "no such interface nosuch0" "$OUT" ||
+	[ $? -eq 7 ] && grep -qF "no such interface nosuch0" "$OUT" ||
 		fail "server nosuch0: $(cat "$OUT")" || return 1
 	no_daemon_left
 }
@@ -131,6 +137,44 @@ test_persist_link_down() {
 		grep -qx 'state: up'" || fail "no session once the link came up: $(client status wan0)"
 }
 
+# No AC answers: one progress line per retry (not per PADI), then exit 8 as pppd's
+# EXIT_CONNECT_FAILED. The lines are read from --logfile, which the detached daemon keeps
+# appending to (syslog may or may not exist here), and which keeps what it held before.
+test_no_pado_progress() {
+	local log=$PXP_TMP/pxp.log n
+	reset
+	echo "a line from before" >"$log"
+	chmod 0644 "$log"
+	rm -f "$PXP_TMP/new.log"
+	expect 8 "no PADO after 3 PADIs" client up wan0 --padi-attempts 3 --padi-timeout 1 \
+		--logfile "$log" || return 1
+	grep -qx "a line from before" "$log" || fail "--logfile lost what it held: $(cat "$log")" ||
+		return 1
+	grep -q "pppoe-xp\[[0-9]*\]: no PADO after 1 s, PADI 2 of 3$" "$log" &&
+		grep -q "pppoe-xp\[[0-9]*\]: no PADO after 2 s, PADI 3 of 3$" "$log" ||
+		fail "no progress lines in --logfile: $(cat "$log")" || return 1
+	n=$(grep -c "no PADO after [0-9]* s, PADI" "$log")
+	[ "$n" = 2 ] || fail "$n progress lines for 3 PADIs, want 2: $(cat "$log")" || return 1
+	# A new file is created 0600 (it may hold user names).
+	client up wan0 --padi-attempts 1 --padi-timeout 1 --logfile "$PXP_TMP/new.log" >"$OUT" 2>&1
+	[ "$(stat -c %a "$PXP_TMP/new.log" 2>/dev/null)" = 600 ] ||
+		fail "a new --logfile has mode '$(stat -c %a "$PXP_TMP/new.log" 2>&1)', want 600" ||
+		return 1
+	no_daemon_left
+}
+
+# A --logfile that cannot be opened fails the command at once, naming the path (exit 2, as
+# pppd's logfile option).
+test_logfile_unwritable() {
+	local bad=$PXP_TMP/no/such/dir/pxp.log
+	reset
+	expect 2 "--logfile '$bad': No such file or directory" client up wan0 --logfile "$bad" ||
+		return 1
+	expect 2 "--logfile '$PXP_TMP': Is a directory" server server isp0 --local 100.64.1.1 \
+		--pool 100.64.1.0/24 --logfile "$PXP_TMP" || return 1
+	no_daemon_left
+}
+
 test_no_sessions() {
 	local json
 	reset
@@ -155,5 +199,7 @@ case_ cli/no_carrier test_no_carrier
 case_ cli/set_down test_set_down
 case_ cli/persist_link_down test_persist_link_down
 case_ cli/no_sessions test_no_sessions
+case_ cli/no_pado_progress test_no_pado_progress
+case_ cli/logfile_unwritable test_logfile_unwritable
 reset
 tests_done

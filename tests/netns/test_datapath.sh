@@ -170,17 +170,16 @@ test_mss_clamp_on_wire() {
 	# Hosts derive their SYN's MSS from a cached path MTU: start from none.
 	ip -n "$NS_LAN" route flush cache
 	ip -n "$NS_NET" route flush cache
-	ip netns exec "$NS_NET" timeout 6 tcpdump -lni net0 -c 1 \
-		'tcp port 5301 and tcp[tcpflags] == tcp-syn' >"$syn" 2>/dev/null &
-	local t1=$!
-	ip netns exec "$NS_LAN" timeout 6 tcpdump -lni lan0 -c 1 \
-		'tcp port 5301 and tcp[tcpflags] & (tcp-syn|tcp-ack) == (tcp-syn|tcp-ack)' \
-		>"$synack" 2>/dev/null &
-	local t2=$!
-	sleep 1
-	ip netns exec "$NS_NET" timeout 5 socat -u TCP-LISTEN:5301,reuseaddr - >/dev/null &
-	sleep 0.5
-	ip netns exec "$NS_LAN" sh -c 'echo hi | timeout 3 socat -u - TCP:198.51.100.2:5301' \
+	local t1 t2
+	capture_start "$NS_NET" "$syn" -ni net0 -c 1 'tcp port 5301 and tcp[tcpflags] == tcp-syn' ||
+		return 1
+	t1=$CAPTURE_PID
+	capture_start "$NS_LAN" "$synack" -ni lan0 -c 1 \
+		'tcp port 5301 and tcp[tcpflags] & (tcp-syn|tcp-ack) == (tcp-syn|tcp-ack)' || return 1
+	t2=$CAPTURE_PID
+	ip netns exec "$NS_NET" timeout 20 socat -u TCP-LISTEN:5301,reuseaddr - >/dev/null &
+	wait_listening "$NS_NET" 5301 || fail "socat does not listen on 5301" || return 1
+	ip netns exec "$NS_LAN" sh -c 'echo hi | timeout 10 socat -u - TCP:198.51.100.2:5301' \
 		2>/dev/null
 	wait $t1 $t2
 	grep -q "mss $((MTU - 40))" "$syn" || fail "SYN at net: $(cat "$syn")" || return 1
@@ -214,7 +213,7 @@ mtu_of() { # ns ifname
 test_mtu_change() {
 	local out=$PXP_TMP/holder-$NS_ROUTER.out old_mtu=$MTU rc=0
 	kill -USR1 "${HOLDER[$NS_ROUTER]}"
-	wait_for 5 grep -q "^mtu 1400: ok" "$out" || fail "set_mtu: $(tail -1 "$out")" || return 1
+	wait_for 10 grep -q "^mtu 1400: ok" "$out" || fail "set_mtu: $(tail -1 "$out")" || return 1
 	[ "$(mtu_of "$NS_ROUTER" pxp0)" = 1400 ] && [ "$(mtu_of "$NS_ROUTER" pxp0-x)" = 1400 ] ||
 		fail "netdev MTUs $(mtu_of "$NS_ROUTER" pxp0)/$(mtu_of "$NS_ROUTER" pxp0-x)" ||
 		return 1

@@ -10,12 +10,13 @@
 #                       (pppoe-xp up     (pppoe-xp server)
 #                        --debug)
 #
-# Cases: debug_pap (LCP/PAP/IPCP lines in pppd's format, the password never shown, no
-# libbpf loader lines, the session-end line with bytes each way); debug_chap (CHAP lines);
-# no_debug_is_quiet; auth_failure_names_user and server_auth_failure_names_user (client
-# and AC); server_session_end_line (the AC's end line); no_syslog_stderr (a detached
-# daemon without /dev/log keeps its log on stderr). Name cases as arguments to run only
-# those: test_debug.sh debug_chap
+# Cases: debug_pap (discovery and LCP/PAP/IPCP lines in pppd's format, the password never
+# shown, no libbpf loader lines, the session-end line with bytes each way); debug_chap
+# (CHAP lines); no_debug_is_quiet; auth_failure_names_user and
+# server_auth_failure_names_user (client and AC); server_session_end_line (the AC's end
+# line); server_debug_discovery (the AC's --debug: discovery frames both ways);
+# no_syslog_stderr (a detached daemon without /dev/log keeps its log on stderr). Name cases
+# as arguments to run only those: test_debug.sh debug_chap
 PXP_NS_PREFIX=pxd$$-
 . "$(dirname "$0")/lib.sh"
 
@@ -77,6 +78,12 @@ debug_session() { # AUTH
 	! grep -q -- "$PASSWORD" "$LOG" || fail "the password appears in the log" || return 1
 	! grep -q 'libbpf:' "$LOG" || fail "libbpf loader lines in --debug: $(grep libbpf: "$LOG" | head -3)" ||
 		return 1
+	# Discovery as pppd's rp-pppoe plugin prints it, on one line each.
+	has "^pppoe-xp: debug: sent PPPOE Discovery V1T1 PADI session 0x0 length [0-9]+ dst ff:ff:ff:ff:ff:ff src $WAN_MAC \[service-name\] \[host-uniq( [0-9a-f]{2}){8}\]$" || return 1
+	has '^pppoe-xp: debug: rcvd PPPOE Discovery V1T1 PADO session 0x0 .*\[AC-name "pxd-ac"\].* \[AC-cookie length 16\]' || return 1
+	has '^pppoe-xp: debug: sent PPPOE Discovery V1T1 PADR session 0x0 .*\[AC-cookie length 16\]' || return 1
+	has '^pppoe-xp: debug: rcvd PPPOE Discovery V1T1 PADS session 0x[1-9a-f][0-9a-f]* ' || return 1
+	has '^pppoe-xp: debug: sent PPPOE Discovery V1T1 PADT session 0x[1-9a-f][0-9a-f]* ' || return 1
 	has '^pppoe-xp: debug: sent \[LCP ConfReq id=0x[0-9a-f]+ <mru 1492> <magic 0x[0-9a-f]+>\]$' || return 1
 	has '^pppoe-xp: debug: rcvd \[LCP ConfReq id=0x[0-9a-f]+ .*<auth ' || return 1
 	has '^pppoe-xp: debug: rcvd \[LCP ConfAck id=0x' || return 1
@@ -125,14 +132,14 @@ test_auth_failure_names_user() {
 	! grep -q 'wrong-Pw9' "$LOG" || fail "the password appears in: $(cat "$LOG")"
 }
 
-# A foreground AC in the background, its log in $PXP_TMP/server.log; SERVER_PID.
+# A foreground AC in the background (extra args), its log in $PXP_TMP/server.log; SERVER_PID.
 start_server_fg() {
 	reset
 	in_ns "$NS_ISP" env PPPOE_XP_RUN_DIR="$RUN_S" "$B" server isp0 --local 100.64.1.1 \
 		--pool 100.64.1.0/24 --auth pap --secrets "$SECRETS" --ac-name pxd-ac \
-		--foreground >"$PXP_TMP/server.log" 2>&1 &
+		--foreground "$@" >"$PXP_TMP/server.log" 2>&1 &
 	SERVER_PID=$!
-	wait_for 5 server status isp0 || fail "server did not start: $(cat "$PXP_TMP/server.log")"
+	wait_for 10 server status isp0 || fail "server did not start: $(cat "$PXP_TMP/server.log")"
 }
 
 stop_server_fg() {
@@ -148,6 +155,24 @@ test_server_auth_failure_names_user() {
 	grep -q 'session [0-9]*: PAP authentication of peer "mallory" failed' "$PXP_TMP/server.log" ||
 		fail "the AC's log does not name the user: $(cat "$PXP_TMP/server.log")" || return 1
 	! grep -q 'wrong-Pw9' "$PXP_TMP/server.log" || fail "the password appears in the AC's log"
+}
+
+# The AC's --debug shows the discovery frames it receives and sends, and the session's
+# PPP packets prefixed by the session.
+test_server_debug_discovery() {
+	local slog=$PXP_TMP/server.log
+	start_server_fg --debug || return 1
+	client up wan0 --user alice --password "$PASSWORD" >"$LOG" 2>&1 ||
+		fail "up failed: $(cat "$LOG")" || return 1
+	client down wan0 >/dev/null
+	stop_server_fg
+	LOG=$slog has "^pppoe-xp: debug: rcvd PPPOE Discovery V1T1 PADI session 0x0 length [0-9]+ dst ff:ff:ff:ff:ff:ff src $WAN_MAC " || return 1
+	LOG=$slog has "^pppoe-xp: debug: sent PPPOE Discovery V1T1 PADO session 0x0 length [0-9]+ dst $WAN_MAC src $ISP_MAC \[AC-name \"pxd-ac\"\].* \[AC-cookie length 16\]" || return 1
+	LOG=$slog has '^pppoe-xp: debug: rcvd PPPOE Discovery V1T1 PADR ' || return 1
+	LOG=$slog has '^pppoe-xp: debug: sent PPPOE Discovery V1T1 PADS session 0x[1-9a-f][0-9a-f]* ' || return 1
+	LOG=$slog has '^pppoe-xp: debug: rcvd PPPOE Discovery V1T1 PADT session 0x[1-9a-f][0-9a-f]* ' || return 1
+	LOG=$slog has '^pppoe-xp: debug: session [0-9]+: rcvd \[PAP AuthReq id=0x[0-9a-f]+ user="alice" password=<hidden>\]$' || return 1
+	! grep -q -- "$PASSWORD" "$slog" || fail "the password appears in the AC's log"
 }
 
 # The AC logs each session's end with connect time and bytes each way, as the client does.
@@ -171,7 +196,7 @@ test_no_syslog_stderr() {
 	client up wan0 --user alice --password "$PASSWORD" >"$LOG" 2>&1 ||
 		fail "up failed: $(cat "$LOG")" || return 1
 	client down wan0 >/dev/null
-	wait_for 5 client_gone || fail "the daemon stayed after down" || return 1
+	wait_for 10 client_gone || fail "the daemon stayed after down" || return 1
 	has '^pppoe-xp: data path attached to wan0' || return 1
 	has '^pppoe-xp: session [0-9]+ ended after '
 }
@@ -182,6 +207,8 @@ topo_create pppoe || {
 	echo "FAIL debug/topology: could not build the topology"
 	exit 1
 }
+WAN_MAC=$(ip -n "$NS_ROUTER" -br link show wan0 | awk '{ print $3 }')
+ISP_MAC=$(ip -n "$NS_ISP" -br link show isp0 | awk '{ print $3 }')
 mkdir -p "$RUN_C" "$RUN_S"
 printf 'alice * %s *\n' "$PASSWORD" >"$SECRETS"
 chmod 600 "$SECRETS"
@@ -193,6 +220,7 @@ case_ debug/no_debug_is_quiet test_no_debug_is_quiet
 case_ debug/auth_failure_names_user test_auth_failure_names_user
 case_ debug/server_auth_failure_names_user test_server_auth_failure_names_user
 case_ debug/server_session_end_line test_server_session_end_line
+case_ debug/server_debug_discovery test_server_debug_discovery
 if [ -S /dev/log ]; then
 	skip_test debug/no_syslog_stderr "this host has a syslog socket (/dev/log)"
 else

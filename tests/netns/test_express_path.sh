@@ -218,7 +218,7 @@ has_ipv6cp_local() { [[ $(ipv6cp_local) == fe80:* ]]; }
 
 test_one_link_local() {
 	local want got pxs
-	wait_for 5 has_ipv6cp_local || fail "IPv6CP gave no local address" || return 1
+	wait_for 10 has_ipv6cp_local || fail "IPv6CP gave no local address" || return 1
 	want=$(ipv6cp_local)
 	got=$(link_local_of "$NS_ROUTER" pxp0 | tr '\n' ' ')
 	[ "$got" = "$want/64 " ] || [ "$got" = "$want/128 " ] ||
@@ -236,17 +236,15 @@ test_mss_clamp() {
 	local syn=$PXP_TMP/syn.txt synack=$PXP_TMP/synack.txt t1 t2
 	ip -n "$NS_LAN" route flush cache
 	ip -n "$NS_NET" route flush cache
-	ip netns exec "$NS_NET" timeout 6 tcpdump -lni net0 -c 1 \
-		'tcp port 5301 and tcp[tcpflags] == tcp-syn' >"$syn" 2>/dev/null &
-	t1=$!
-	ip netns exec "$NS_LAN" timeout 6 tcpdump -lni lan0 -c 1 \
-		'tcp port 5301 and tcp[tcpflags] & (tcp-syn|tcp-ack) == (tcp-syn|tcp-ack)' \
-		>"$synack" 2>/dev/null &
-	t2=$!
-	sleep 1
-	ip netns exec "$NS_NET" timeout 5 socat -u TCP-LISTEN:5301,reuseaddr - >/dev/null &
-	sleep 0.5
-	ip netns exec "$NS_LAN" sh -c 'echo hi | timeout 3 socat -u - TCP:198.51.100.2:5301' \
+	capture_start "$NS_NET" "$syn" -ni net0 -c 1 'tcp port 5301 and tcp[tcpflags] == tcp-syn' ||
+		return 1
+	t1=$CAPTURE_PID
+	capture_start "$NS_LAN" "$synack" -ni lan0 -c 1 \
+		'tcp port 5301 and tcp[tcpflags] & (tcp-syn|tcp-ack) == (tcp-syn|tcp-ack)' || return 1
+	t2=$CAPTURE_PID
+	ip netns exec "$NS_NET" timeout 20 socat -u TCP-LISTEN:5301,reuseaddr - >/dev/null &
+	wait_listening "$NS_NET" 5301 || fail "socat does not listen on 5301" || return 1
+	ip netns exec "$NS_LAN" sh -c 'echo hi | timeout 10 socat -u - TCP:198.51.100.2:5301' \
 		2>/dev/null
 	wait $t1 $t2
 	grep -q "mss $((MTU - 40))" "$syn" || fail "SYN at net: $(cat "$syn")" || return 1
@@ -317,23 +315,23 @@ test_packet_too_big() {
 }
 
 # kill -9: the daemon leaves its XDP program on wan0. Discovery must still pass it, and
-# the next `up` replaces the stale session at once.
+# the next `up` replaces the stale session at once: its first PADI and PADR are answered
+# (no retry line in --logfile), asserted on those events rather than on the time.
 test_kill9_discover_up() {
-	local pid t0 ms
+	local pid log=$PXP_TMP/kill9-up.log
 	pid=$(client status wan0 | awk -F': ' '$1 == "pid" {print $2}')
 	[ -n "$pid" ] || fail "no client daemon to kill" || return 1
 	kill9_and_wait "$pid" || fail "the killed client did not die" || return 1
-	client discover wan0 --timeout 2 >"$PXP_TMP/discover.out" 2>&1 ||
+	client discover wan0 --timeout 5 >"$PXP_TMP/discover.out" 2>&1 ||
 		fail "discover after kill -9: $(cat "$PXP_TMP/discover.out")" || return 1
 	grep -q 'Access-Concentrator: pxw-ac' "$PXP_TMP/discover.out" ||
 		fail "the AC is not listed: $(cat "$PXP_TMP/discover.out")" || return 1
-	t0=$(date +%s%N)
+	rm -f "$log"
 	client up wan0 --user alice --password secret1 --defaultroute --mode "$MODE" \
-		>"$PXP_TMP/client.out" 2>&1 || fail "up after kill -9: $(cat "$PXP_TMP/client.out")" ||
-		return 1
-	ms=$((($(date +%s%N) - t0) / 1000000))
-	echo "# up after kill -9: ${ms} ms"
-	[ $ms -lt 3000 ] || fail "up after kill -9 took $ms ms" || return 1
+		--logfile "$log" >"$PXP_TMP/client.out" 2>&1 ||
+		fail "up after kill -9: $(cat "$PXP_TMP/client.out")" || return 1
+	! grep -E "no PAD[OS] after" "$log" ||
+		fail "up after kill -9 needed discovery retries: $(cat "$log")" || return 1
 	tx_csum_off "$NS_ROUTER" pxp0
 	tx_csum_off "$NS_ISP" "$(session_netdev_in "$NS_ISP")"
 	in_ns "$NS_LAN" ping -c 2 -i 0.2 -W 2 198.51.100.2 >/dev/null ||

@@ -89,7 +89,7 @@ test_ip_up() {
 	write_script "$PPP_DIR/ip-down"
 	start_server || return 1
 	client_up || return 1
-	wait_for 5 ran ip-up || fail "ip-up did not run: $(cat "$PXP_TMP/client.out")" || return 1
+	wait_for 10 ran ip-up || fail "ip-up did not run: $(cat "$PXP_TMP/client.out")" || return 1
 	sleep 0.5
 	[ "$(runs_of ip-up)" = 1 ] || fail "ip-up ran $(runs_of ip-up) times" || return 1
 	[ "$(args_of ip-up)" = "pxp0 wan0 0 100.64.1.2 100.64.1.1 myparam " ] ||
@@ -117,7 +117,7 @@ test_ip_down() {
 	in_ns "$NS_ROUTER" ping -c 3 -i 0.2 -W 2 100.64.1.1 >/dev/null || fail "no traffic" || return 1
 	sleep 1
 	client down wan0 || fail "down failed" || return 1
-	wait_for 5 ran ip-down || fail "ip-down did not run on down" || return 1
+	wait_for 10 ran ip-down || fail "ip-down did not run on down" || return 1
 	sleep 0.3
 	[ "$(runs_of ip-down)" = 1 ] || fail "ip-down ran $(runs_of ip-down) times" || return 1
 	[ "$(args_of ip-down)" = "pxp0 wan0 0 100.64.1.2 100.64.1.1 myparam " ] ||
@@ -126,7 +126,7 @@ test_ip_down() {
 	[ "${t:-0}" -ge 1 ] || fail "CONNECT_TIME '$t' after a session of over 1 s" || return 1
 	[ "$(env_of ip-down BYTES_SENT)" -gt 0 ] && [ "$(env_of ip-down BYTES_RCVD)" -gt 0 ] ||
 		fail "BYTES_SENT '$(env_of ip-down BYTES_SENT)' BYTES_RCVD '$(env_of ip-down BYTES_RCVD)' after pings" || return 1
-	wait_for 5 pid_is_gone "$pid" || fail "the daemon $pid still runs 5 s after down" || return 1
+	wait_for 10 pid_is_gone "$pid" || fail "the daemon $pid still runs 10 s after down" || return 1
 	[ ! -e "$RUN_C/wan0.pid" ] || fail "the pid file stayed after down"
 }
 
@@ -137,7 +137,7 @@ test_ipv6() {
 	write_script "$PPP_DIR/ipv6-down"
 	start_server --ipv6 || return 1
 	client_up --ipv6 || return 1
-	wait_for 5 ran ipv6-up || fail "ipv6-up did not run" || return 1
+	wait_for 10 ran ipv6-up || fail "ipv6-up did not run" || return 1
 	a=$(args_of ipv6-up)
 	[[ $a == "pxp0 wan0 0 fe80::"*" fe80::"*" myparam " ]] || fail "ipv6-up arguments: '$a'" || return 1
 	[ "$(env_of ipv6-up LLLOCAL) $(env_of ipv6-up LLREMOTE)" = "$(echo "$a" | cut -d' ' -f4,5)" ] ||
@@ -146,7 +146,7 @@ test_ipv6() {
 		"$(echo "$a" | cut -d' ' -f4)" "$(status_get ipv6_local)" ||
 		fail "ipv6-up's local address is not status's ipv6_local $(status_get ipv6_local)" || return 1
 	client down wan0 || fail "down failed" || return 1
-	wait_for 5 ran ipv6-down || fail "ipv6-down did not run on down" || return 1
+	wait_for 10 ran ipv6-down || fail "ipv6-down did not run on down" || return 1
 	sleep 0.3
 	[ "$(runs_of ipv6-down)" = 1 ] || fail "ipv6-down ran $(runs_of ipv6-down) times" || return 1
 	[ -n "$(env_of ipv6-down CONNECT_TIME)" ] || fail "ipv6-down has no CONNECT_TIME"
@@ -163,7 +163,7 @@ test_ip_up_d() {
 	chmod -x "$PPP_DIR/ip-up.d/40-not-executable"
 	start_server || return 1
 	client_up || return 1
-	wait_for 5 ran 20-second || fail "ip-up.d scripts did not run: $(cat "$OUT/runs" 2>/dev/null)" || return 1
+	wait_for 10 ran 20-second || fail "ip-up.d scripts did not run: $(cat "$OUT/runs" 2>/dev/null)" || return 1
 	[ "$(tr '\n' ' ' <"$OUT/runs")" = "10-first 20-second " ] ||
 		fail "ran: '$(tr '\n' ' ' <"$OUT/runs")', want 10-first 20-second" || return 1
 	[ "$(args_of 10-first)" = "pxp0 wan0 0 100.64.1.2 100.64.1.1 myparam " ] &&
@@ -179,9 +179,9 @@ test_order() {
 	write_script "$PPP_DIR/ip-down"
 	start_server || return 1
 	client_up || return 1
-	wait_for 5 ran ip-up || fail "ip-up did not run" || return 1
+	wait_for 10 ran ip-up || fail "ip-up did not run" || return 1
 	client down wan0 || fail "down failed" || return 1
-	wait_for 8 ran ip-down || fail "ip-down did not run: $(tr '\n' ' ' <"$OUT/runs")" || return 1
+	wait_for 10 ran ip-down || fail "ip-down did not run: $(tr '\n' ' ' <"$OUT/runs")" || return 1
 	[ "$(tr '\n' ' ' <"$OUT/runs")" = "ip-up ip-up-end ip-down " ] ||
 		fail "ran: '$(tr '\n' ' ' <"$OUT/runs")', want ip-up ip-up-end ip-down"
 }
@@ -191,7 +191,7 @@ test_failing() {
 	write_script "$PPP_DIR/ip-up" "echo 'hook says no' >&2; exit 3"
 	start_server || return 1
 	client_up --debug || return 1
-	wait_for 5 ran ip-up || fail "ip-up did not run" || return 1
+	wait_for 10 ran ip-up || fail "ip-up did not run" || return 1
 	sleep 0.5
 	[ "$(status_get state)" = up ] || fail "state '$(status_get state)' after ip-up failed" || return 1
 	in_ns "$NS_ROUTER" ping -c 2 -i 0.2 -W 2 100.64.1.1 >/dev/null ||
@@ -205,32 +205,33 @@ test_background() {
 	write_script "$PPP_DIR/ip-up" "sleep 20 & echo started"
 	start_server || return 1
 	client_up || return 1
-	wait_for 5 ran ip-up || fail "ip-up did not run" || return 1
+	wait_for 10 ran ip-up || fail "ip-up did not run" || return 1
 	sleep 0.5
-	[ "$(PXP_TIMEOUT=3 status_get state)" = up ] ||
+	# 10 s: a loaded machine's answer, far below the 20 s the left-behind process holds.
+	[ "$(PXP_TIMEOUT=10 status_get state)" = up ] ||
 		fail "no answer from the daemon after ip-up left a process behind" || return 1
 	client down wan0 || fail "down failed" || return 1
 }
 
 # ip-up never ends: the session and the control socket stay responsive; `down` returns at
-# once, the daemon ends ip-up after pppd's 5 s and then itself.
+# once, the daemon ends ip-up after pppd's 5 s and then itself. "At once" is asserted on
+# the event, not a time: `down` returns while the daemon still waits out ip-up.
 test_slow() {
-	local t0 t1 pid
+	local pid
 	reset
 	write_script "$PPP_DIR/ip-up" "sleep 60"
 	start_server || return 1
 	client_up || return 1
-	wait_for 5 ran ip-up || fail "ip-up did not run" || return 1
+	wait_for 10 ran ip-up || fail "ip-up did not run" || return 1
 	[ "$(status_get state)" = up ] || fail "state '$(status_get state)' while ip-up runs" || return 1
 	pid=$(status_get pid)
 	in_ns "$NS_ROUTER" ping -c 2 -i 0.2 -W 2 100.64.1.1 >/dev/null ||
 		fail "no traffic while ip-up runs" || return 1
-	t0=$(date +%s%N)
 	client down wan0 || fail "down failed while ip-up runs" || return 1
-	t1=$(date +%s%N)
-	[ $(((t1 - t0) / 1000000)) -lt 3000 ] || fail "down took $(((t1 - t0) / 1000000)) ms" || return 1
+	! pid_is_gone "$pid" || fail "down waited for the daemon to end ip-up" || return 1
 	client_gone || fail "the control socket still answers after down" || return 1
-	wait_for 8 pid_is_gone "$pid" || fail "the daemon $pid still runs 8 s after down" || return 1
+	# It ends ip-up (sleep 60) after pppd's 5 s, then itself: well before the script would.
+	wait_for 20 pid_is_gone "$pid" || fail "the daemon $pid still runs 20 s after down" || return 1
 	[ ! -e "$RUN_C/wan0.pid" ] || fail "the pid file stayed" || return 1
 	! pgrep -f "$PPP_DIR/ip-up" >/dev/null || fail "ip-up still runs after the daemon ended"
 }
@@ -249,7 +250,7 @@ test_restart_during_ip_down() {
 	client_up || return 1
 	new=$(status_get pid)
 	[ -n "$new" ] && [ "$new" != "$old" ] || fail "no new daemon (old $old, new '$new')" || return 1
-	wait_for 8 pid_is_gone "$old" || fail "the old daemon $old still runs" || return 1
+	wait_for 10 pid_is_gone "$old" || fail "the old daemon $old still runs" || return 1
 	[ "$(status_get state)" = up ] || fail "the new session is '$(status_get state)'" || return 1
 	in_ns "$NS_ROUTER" ping -c 2 -i 0.2 -W 2 100.64.1.1 >/dev/null ||
 		fail "no traffic through the new session once the old daemon ended" || return 1

@@ -8,13 +8,18 @@
 #   wan0     PPPoE    pxp0 100.64.1.2       isp0  pxs<N> 100.64.1.1   (AC 1: pppoe-xp server)
 #   wan1     PPPoE    pxp1 100.64.2.2  ---- isp2  pxs<N> 100.64.2.1   (AC 2, namespace isp2)
 #   lo       (a second `up` that must fail without touching pxp0)
+#                                           ispc0 pxs77 100.64.3.2 -- isp3 100.64.3.1
+#                                           (a client beside AC 1)    (AC 3, namespace isp3)
 #
 # Cases: a second `up` (on lo, as reported) while a session is up on wan0 leaves it alone
 # and fails naming --ifname; two WAN ports with default options (the second is refused,
 # naming --ifname) and with --ifname pxp1 (both carry traffic); a pxp0 we did not create
 # is never deleted; kill -9, then `status` says stale and `down` removes the netdev, XDP,
 # routes, resolv file and run files and sends the PADT (the AC drops the session), then a
-# fresh `up` works. Name cases as arguments to run only those: test_instances.sh kill9_down
+# fresh `up` works. The AC: a pid file, a second AC on its port or in its namespace refused;
+# kill -9, then `down` (or the next start) removes its session netdevs and XDP, never the
+# session netdev of the client beside it, whatever its name. Name cases as arguments to run
+# only those: test_instances.sh kill9_down
 PXP_NS_PREFIX=pxi$$-
 . "$(dirname "$0")/lib.sh"
 
@@ -23,11 +28,16 @@ NS_ISP2=${PXP_NS_PREFIX}isp2
 RUN_C=$PXP_TMP/run-client
 RUN_S=$PXP_TMP/run-server
 RUN_S2=$PXP_TMP/run-server2
+NS_ISP3=${PXP_NS_PREFIX}isp3
+RUN_S3=$PXP_TMP/run-server3
 SECRETS=$PXP_TMP/secrets
 
 client() { in_ns "$NS_ROUTER" env PPPOE_XP_RUN_DIR="$RUN_C" "$B" "$@"; }
 server() { in_ns "$NS_ISP" env PPPOE_XP_RUN_DIR="$RUN_S" "$B" "$@"; }
 server2() { in_ns "$NS_ISP2" env PPPOE_XP_RUN_DIR="$RUN_S2" "$B" "$@"; }
+server3() { in_ns "$NS_ISP3" env PPPOE_XP_RUN_DIR="$RUN_S3" "$B" "$@"; }
+# A client in AC 1's namespace and run directory (as on one host), on ispc0.
+isp_client() { in_ns "$NS_ISP" env PPPOE_XP_RUN_DIR="$RUN_S" "$B" "$@"; }
 
 # field STATUS_TEXT KEY: a top-level field of a text `status`.
 field() { awk -v key="$2" -F': ' '$1 == key { print $2; exit }' <<<"$1"; }
@@ -59,7 +69,9 @@ reset() {
 	client down wan1 >/dev/null 2>&1
 	server down isp0 >/dev/null 2>&1
 	server2 down isp2 >/dev/null 2>&1
-	for ns in "$NS_ROUTER" "$NS_ISP" "$NS_ISP2"; do
+	isp_client down ispc0 >/dev/null 2>&1
+	server3 down isp3 >/dev/null 2>&1
+	for ns in "$NS_ROUTER" "$NS_ISP" "$NS_ISP2" "$NS_ISP3"; do
 		ip netns pids "$ns" 2>/dev/null | xargs -r kill -9 2>/dev/null
 	done
 	sleep 0.2
@@ -93,7 +105,8 @@ test_second_up() {
 	up lo --padi-attempts 1 --padi-timeout 1
 	rc=$?
 	first_session_intact || return 1
-	[ $rc -ne 0 ] || fail "the second up on lo succeeded" || return 1
+	# 6, pppd's EXIT_LOCK_FAILED: another instance's record claims pxp0.
+	[ $rc -eq 6 ] || fail "the second up on lo exited $rc, want 6" || return 1
 	grep -q -- --ifname "$PXP_TMP/up-lo.out" ||
 		fail "exit $rc without naming --ifname: $(cat "$PXP_TMP/up-lo.out")" || return 1
 	! xdp_on lo || fail "the failed up left XDP on lo"
@@ -131,7 +144,8 @@ test_foreign_pxp0() {
 	idx=$(ifindex_of pxp0)
 	up wan0
 	rc=$?
-	[ $rc -ne 0 ] || fail "up succeeded over a foreign pxp0" || return 1
+	# 1, not 6: no instance holds that name, it is someone else's netdev.
+	[ $rc -eq 1 ] || fail "up over a foreign pxp0 exited $rc, want 1" || return 1
 	grep -q -- --ifname "$PXP_TMP/up-wan0.out" ||
 		fail "exit $rc without naming --ifname: $(cat "$PXP_TMP/up-wan0.out")" || return 1
 	[ "$(ifindex_of pxp0)" = "$idx" ] || fail "the foreign pxp0 was deleted" || return 1
@@ -174,21 +188,119 @@ test_kill9_down() {
 	[ ! -e "$RUN_C/wan0.resolv.conf" ] || fail "resolv file left behind" || return 1
 	[ ! -e "$RUN_C/wan0.session" ] && [ ! -e "$RUN_C/wan0.ctl" ] ||
 		fail "run files left: $(ls "$RUN_C")" || return 1
-	wait_for 3 sh -c "[ \"\$(env PPPOE_XP_RUN_DIR=$RUN_S ip netns exec $NS_ISP $B status isp0 | awk -F': ' '\$1 == \"session_count\" { print \$2 }')\" = 0 ]" ||
+	wait_for 10 sh -c "[ \"\$(env PPPOE_XP_RUN_DIR=$RUN_S ip netns exec $NS_ISP $B status isp0 | awk -F': ' '\$1 == \"session_count\" { print \$2 }')\" = 0 ]" ||
 		fail "no PADT: the AC still holds $(ac_sessions) sessions" || return 1
 	client status wan0 >/dev/null 2>&1 && fail "status still reports an instance after down" && return 1
 	up wan0 || fail "a fresh up after down failed: $(cat "$PXP_TMP/up-wan0.out")" || return 1
 	in_ns "$NS_ROUTER" ping -c 2 -W 2 -i 0.2 100.64.1.1 >/dev/null || fail "no traffic after the fresh up"
 }
 
+ac1() { # [extra options]: AC 1 on isp0, output in $PXP_TMP/ac1.out
+	server server isp0 --local 100.64.1.1 --pool 100.64.1.0/24 --auth pap \
+		--secrets "$SECRETS" --keepalive "3 1" "$@" >"$PXP_TMP/ac1.out" 2>&1
+}
+ac_netdevs() { in_ns "$NS_ISP" ip -br link show | sed -n 's/^\(pxs[0-9]*\)@.*/\1/p' | sort | tr '\n' ' '; }
+isp_ifindex() { in_ns "$NS_ISP" cat "/sys/class/net/$1/ifindex" 2>/dev/null; }
+isp_xdp_on() { in_ns "$NS_ISP" ip link show "$1" | grep -q 'prog/xdp'; }
+
+# The AC writes RUN_DIR/IFACE.pid; a second AC on its port (the control socket) or on
+# another port of its namespace (session netdevs are pxs<session id>) is refused with exit
+# 6, pppd's EXIT_LOCK_FAILED; `down` takes the pid file and the record with it.
+test_server_second() {
+	local pid rc
+	reset
+	start_servers || return 1
+	pid=$(field "$(server status isp0)" pid)
+	[ -n "$pid" ] && [ "$(cat "$RUN_S/isp0.pid" 2>/dev/null)" = "$pid" ] ||
+		fail "isp0.pid holds '$(cat "$RUN_S/isp0.pid" 2>/dev/null)', the AC is '$pid'" || return 1
+	ac1
+	rc=$?
+	[ $rc -eq 6 ] && grep -q "already runs on isp0" "$PXP_TMP/ac1.out" ||
+		fail "a second AC on isp0: exit $rc: $(cat "$PXP_TMP/ac1.out")" || return 1
+	server server ispc0 --local 100.64.3.1 --pool 100.64.3.0/24 --auth none \
+		>"$PXP_TMP/ac1b.out" 2>&1
+	rc=$?
+	[ $rc -eq 6 ] && grep -q "server already runs on isp0 (pid $pid) in this network namespace" \
+		"$PXP_TMP/ac1b.out" || fail "an AC on ispc0 beside isp0's: exit $rc: $(cat "$PXP_TMP/ac1b.out")" ||
+		return 1
+	! isp_xdp_on ispc0 || fail "the refused AC left XDP on ispc0" || return 1
+	[ "$(field "$(server status isp0)" pid)" = "$pid" ] || fail "the first AC is gone" || return 1
+	server down isp0 || fail "down isp0 failed" || return 1
+	[ ! -e "$RUN_S/isp0.pid" ] && [ ! -e "$RUN_S/isp0.session" ] ||
+		fail "run files left after down: $(ls "$RUN_S")"
+}
+
+# AC 1 with a session, and a client beside it in its namespace whose session netdev has an
+# AC's kind of name (pxs77); AC_NETDEVS is what AC 1 has, PXS77 the client's ifindex.
+ac_and_neighbour_up() {
+	reset
+	start_servers || return 1
+	server3 server isp3 --local 100.64.3.1 --pool 100.64.3.0/24 --auth pap --secrets "$SECRETS" \
+		>"$PXP_TMP/ac3.out" 2>&1 || fail "AC 3 did not start: $(cat "$PXP_TMP/ac3.out")" || return 1
+	isp_client up ispc0 --user alice --password secret1 --ifname pxs77 >"$PXP_TMP/up-ispc0.out" 2>&1 ||
+		fail "up ispc0 failed: $(cat "$PXP_TMP/up-ispc0.out")" || return 1
+	PXS77=$(isp_ifindex pxs77)
+	up wan0 || fail "up wan0 failed: $(cat "$PXP_TMP/up-wan0.out")" || return 1
+	AC_NETDEVS=$(ac_netdevs)
+	[ "$AC_NETDEVS" != "pxs77 " ] && isp_xdp_on isp0 ||
+		fail "precondition: AC 1 has no session netdev or XDP ($AC_NETDEVS)"
+}
+
+# The client beside the dead AC is untouched: the same pxs77, status up, traffic.
+neighbour_intact() {
+	[ "$(isp_ifindex pxs77)" = "$PXS77" ] ||
+		fail "the client's pxs77 (ifindex $PXS77) is gone or replaced" || return 1
+	[ "$(field "$(isp_client status ispc0)" state)" = up ] ||
+		fail "the client on ispc0 says '$(field "$(isp_client status ispc0)" state)'" || return 1
+	in_ns "$NS_ISP" ping -c 2 -W 2 -i 0.2 100.64.3.1 >/dev/null || fail "no traffic through pxs77"
+}
+
+# kill -9 of the AC: status says stale, `down` removes its session netdevs, its XDP and its
+# run files, and nothing of the client beside it.
+test_server_kill9_down() {
+	local pid out rc
+	ac_and_neighbour_up || return 1
+	pid=$(field "$(server status isp0)" pid)
+	kill9_and_wait "$pid" || fail "the killed AC did not die" || return 1
+	out=$(server status isp0 2>&1)
+	[ "$(field "$out" state)" = stale ] && [ "$(field "$out" role)" = server ] ||
+		fail "status of the dead AC: $out" || return 1
+	out=$(server down isp0 2>&1)
+	rc=$?
+	[ $rc -eq 0 ] || fail "down of the dead AC: exit $rc: $out" || return 1
+	[ "$(ac_netdevs)" = "pxs77 " ] || fail "left after down: $(ac_netdevs), AC 1 had $AC_NETDEVS" ||
+		return 1
+	! isp_xdp_on isp0 || fail "XDP left on isp0" || return 1
+	[ -z "$(ls "$RUN_S" | grep '^isp0\.')" ] || fail "run files left: $(ls "$RUN_S")" || return 1
+	neighbour_intact || return 1
+	ac1 || fail "AC 1 did not start again: $(cat "$PXP_TMP/ac1.out")"
+}
+
+# kill -9 of the AC, then it is started again: the new run removes what the dead one left
+# (its session netdevs; its XDP is replaced), nothing of the client beside it.
+test_server_kill9_restart() {
+	local pid
+	ac_and_neighbour_up || return 1
+	pid=$(field "$(server status isp0)" pid)
+	kill9_and_wait "$pid" || fail "the killed AC did not die" || return 1
+	ac1 || fail "AC 1 did not start after kill -9: $(cat "$PXP_TMP/ac1.out")" || return 1
+	[ "$(ac_netdevs)" = "pxs77 " ] || fail "left after the restart: $(ac_netdevs), AC 1 had $AC_NETDEVS" ||
+		return 1
+	isp_xdp_on isp0 || fail "the new AC has no XDP on isp0" || return 1
+	[ "$(field "$(server status isp0)" session_count)" = 0 ] ||
+		fail "the new AC holds sessions: $(server status isp0)" || return 1
+	neighbour_intact
+}
+
 cases_named "$@"
 suite_needs instances ip ping python3
 topo_create pppoe && ip netns add "$NS_ISP2" && ip -n "$NS_ISP2" link set lo up &&
-	_veth "$NS_ROUTER" wan1 "$NS_ISP2" isp2 || {
+	_veth "$NS_ROUTER" wan1 "$NS_ISP2" isp2 && ip netns add "$NS_ISP3" &&
+	ip -n "$NS_ISP3" link set lo up && _veth "$NS_ISP" ispc0 "$NS_ISP3" isp3 || {
 	echo "FAIL instances/topology: could not build the topology"
 	exit 1
 }
-mkdir -p "$RUN_C" "$RUN_S" "$RUN_S2"
+mkdir -p "$RUN_C" "$RUN_S" "$RUN_S2" "$RUN_S3"
 printf 'alice * secret1 *\n' >"$SECRETS"
 chmod 600 "$SECRETS"
 on_cleanup reset
@@ -197,4 +309,7 @@ case_ instances/second_up test_second_up
 case_ instances/two_wan_ports test_two_wan_ports
 case_ instances/foreign_pxp0 test_foreign_pxp0
 case_ instances/kill9_down test_kill9_down
+case_ instances/server_second test_server_second
+case_ instances/server_kill9_down test_server_kill9_down
+case_ instances/server_kill9_restart test_server_kill9_restart
 tests_done

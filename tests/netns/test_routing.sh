@@ -19,11 +19,9 @@ test_ping_v6() {
 
 # The far end must see the router's WAN address, not the LAN host's.
 test_nat() {
-	ip netns exec "$NS_NET" timeout 5 tcpdump -ni net0 -c 1 icmp >"$PXP_TMP/nat.txt" 2>/dev/null &
-	local dump=$!
-	sleep 1
+	capture_start "$NS_NET" "$PXP_TMP/nat.txt" -ni net0 -c 1 icmp || return
 	ip netns exec "$NS_LAN" ping -c 1 -W 2 198.51.100.2 >/dev/null
-	wait $dump
+	wait "$CAPTURE_PID"
 	grep -q '100.64.0.1 > 198.51.100.2' "$PXP_TMP/nat.txt" ||
 		fail "no masqueraded packet seen at net: $(cat "$PXP_TMP/nat.txt")"
 }

@@ -93,7 +93,7 @@ test_wrong_password() {
 	[ $rc -eq 19 ] || fail "exit $rc, want 19: $(cat "$PXP_TMP/client.out")" || return 1
 	grep -qi authentication "$PXP_TMP/client.out" ||
 		fail "message does not name the cause: $(cat "$PXP_TMP/client.out")" || return 1
-	wait_for 3 client_gone || fail "the daemon stayed after the failure"
+	wait_for 10 client_gone || fail "the daemon stayed after the failure"
 }
 
 test_no_pado() {
@@ -141,7 +141,7 @@ test_down() {
 	client_gone || fail "daemon still answers after down" || return 1
 	in_ns "$NS_ROUTER" ip link show pxp0 >/dev/null 2>&1 && fail "pxp0 left behind" && return 1
 	[ ! -e "$RUN_C/wan0.session" ] || fail "session record left behind" || return 1
-	wait_for 3 server_sessions_are 0 || fail "server still holds the session"
+	wait_for 10 server_sessions_are 0 || fail "server still holds the session"
 }
 
 # The AC's PADT (sent by hand, as another AC implementation would) ends the session.
@@ -151,7 +151,7 @@ test_server_padt() {
 	start_server pap || return 1
 	client_up --foreground >"$PXP_TMP/fg.out" 2>&1 &
 	pid=$!
-	wait_for 5 client_is_up || fail "session did not come up" || return 1
+	wait_for 10 client_is_up || fail "session did not come up" || return 1
 	sid=$(status_get client session_id)
 	ac_mac=$(status_get client ac_mac)
 	cl_mac=$(status_get client local_mac)
@@ -177,7 +177,7 @@ test_echo_failure() {
 	PXP_TIMEOUT=15 client up wan0 --user alice --password secret1 --keepalive "3 1" \
 		--foreground >"$PXP_TMP/fg.out" 2>&1 &
 	pid=$!
-	wait_for 5 client_is_up || fail "session did not come up" || return 1
+	wait_for 10 client_is_up || fail "session did not come up" || return 1
 	kill -STOP "$spid"
 	wait $pid
 	rc=$?
@@ -196,7 +196,8 @@ test_keepalive_adaptive() {
 	before=$(echo_sent)
 	in_ns "$NS_ROUTER" ping -c 20 -i 0.2 -W 1 100.64.1.1 >/dev/null || fail "ping failed" || return 1
 	after=$(echo_sent)
-	[ $((after - before)) -le 1 ] || fail "$((after - before)) Echo-Requests in 4 s of traffic (keepalive 1 s)"
+	# Without the option 4 or more; 2 allows for a ping a loaded machine held back past 1 s.
+	[ $((after - before)) -le 2 ] || fail "$((after - before)) Echo-Requests in 4 s of traffic (keepalive 1 s)"
 }
 
 test_persist() {
@@ -206,7 +207,7 @@ test_persist() {
 	client_up --persist --holdoff $holdoff || fail "up failed: $(cat "$PXP_TMP/client.out")" || return 1
 	server down isp0 || fail "server down failed" || return 1
 	start_server pap || return 1
-	wait_for $((holdoff + 5)) client_is_up || fail "not back up within holdoff + 5 s" || return 1
+	wait_for $((holdoff + 10)) client_is_up || fail "not back up within holdoff + 10 s" || return 1
 	[ "$(status_get client sessions)" = 2 ] || fail "expected a second session"
 }
 
@@ -221,24 +222,29 @@ test_persist_after_crash() {
 	# keepalive "3 1": about 4 s to notice, up to 6 s of Terminate retries, holdoff 1 s.
 	wait_for 20 sh -c "[ \"\$(env PPPOE_XP_RUN_DIR=$RUN_C ip netns exec $NS_ROUTER $B status wan0 | awk -F': ' '\$1==\"sessions\" {print \$2}')\" = 2 ]" ||
 		fail "no second session within 20 s: $(status_get client last_error)" || return 1
-	wait_for 5 client_is_up || fail "second session not up" || return 1
+	wait_for 10 client_is_up || fail "second session not up" || return 1
 	in_ns "$NS_ROUTER" ping -c 1 -W 2 100.64.1.1 >/dev/null || fail "no traffic after the AC restart"
 }
 
+# A restart after kill -9 gets its session at once: the first PADI is answered and the first
+# PADR too (a retry line in --logfile would say the stale session got in the way). Asserted
+# on those events, not on the time, which a loaded CI machine stretches.
 test_kill9_restart() {
-	local pid sid t0 t1
+	local pid sid log=$PXP_TMP/restart.log
 	reset
 	start_server pap || return 1
 	client_up || fail "up failed: $(cat "$PXP_TMP/client.out")" || return 1
 	pid=$(status_get client pid)
 	sid=$(status_get client session_id)
 	kill9_and_wait "$pid" || fail "the killed client did not die" || return 1
-	t0=$(date +%s%N)
-	client_up || fail "restart failed: $(cat "$PXP_TMP/client.out")" || return 1
-	t1=$(date +%s%N)
-	[ $(((t1 - t0) / 1000000)) -lt 3000 ] || fail "restart took $(((t1 - t0) / 1000000)) ms" || return 1
+	rm -f "$log"
+	client_up --logfile "$log" || fail "restart failed: $(cat "$PXP_TMP/client.out")" || return 1
+	grep -q "session [0-9]* up on pxp0" "$log" || fail "no up line in --logfile: $(cat "$log")" ||
+		return 1
+	! grep -E "no PAD[OS] after" "$log" ||
+		fail "the restart needed discovery retries: $(cat "$log")" || return 1
 	# The stale-session PADT made the AC drop the old session: only the new one is left.
-	wait_for 3 server_sessions_are 1 ||
+	wait_for 10 server_sessions_are 1 ||
 		fail "the AC still holds the stale session $sid" || return 1
 	in_ns "$NS_ROUTER" ping -c 1 -W 2 100.64.1.1 >/dev/null || fail "no traffic after the restart"
 }
@@ -248,7 +254,7 @@ test_ipv6() {
 	reset
 	start_server pap --ipv6 || return 1
 	client_up --ipv6 || fail "up failed: $(cat "$PXP_TMP/client.out")" || return 1
-	wait_for 5 sh -c "[ \"\$(env PPPOE_XP_RUN_DIR=$RUN_C ip netns exec $NS_ROUTER $B status wan0 | awk -F': ' '\$1==\"ipv6cp\" {print \$2}')\" = Opened ]" ||
+	wait_for 10 sh -c "[ \"\$(env PPPOE_XP_RUN_DIR=$RUN_C ip netns exec $NS_ROUTER $B status wan0 | awk -F': ' '\$1==\"ipv6cp\" {print \$2}')\" = Opened ]" ||
 		fail "IPv6CP did not open" || return 1
 	peer=$(status_get client ipv6_peer)
 	case $peer in fe80::*) ;; *) fail "no peer link-local address: '$peer'" || return 1 ;; esac
@@ -265,12 +271,12 @@ test_foreground_sigint() {
 	start_server pap || return 1
 	client_up --foreground >"$PXP_TMP/fg.out" 2>&1 &
 	pid=$!
-	wait_for 5 client_is_up || fail "session did not come up" || return 1
+	wait_for 10 client_is_up || fail "session did not come up" || return 1
 	kill -INT "$(status_get client pid)"
 	wait $pid
 	rc=$?
 	[ $rc -eq 5 ] || fail "exit $rc after SIGINT, want 5" || return 1
-	wait_for 3 server_sessions_are 0 || fail "the AC still holds the session" || return 1
+	wait_for 10 server_sessions_are 0 || fail "the AC still holds the session" || return 1
 	in_ns "$NS_ROUTER" ip link show pxp0 >/dev/null 2>&1 && fail "pxp0 left behind"
 	return 0
 }
@@ -317,10 +323,9 @@ test_vlan() {
 	start_server pap --vlan 7 || return 1
 	# Discovery frames, sent by the daemon's raw socket (the data path's frames are checked
 	# in test_express_path.sh's vlan_pcp_data).
-	in_ns "$NS_ISP" timeout 8 tcpdump -nei isp0 -c 1 'vlan 7 and ether proto 0x8863' \
-		>"$PXP_TMP/vlan.txt" 2>/dev/null &
-	dump=$!
-	sleep 1
+	capture_start "$NS_ISP" "$PXP_TMP/vlan.txt" -nei isp0 -c 1 'vlan 7 and ether proto 0x8863' ||
+		return 1
+	dump=$CAPTURE_PID
 	client_up --vlan 7 --vlan-pcp 3 || fail "up failed: $(cat "$PXP_TMP/client.out")" || return 1
 	in_ns "$NS_ROUTER" ping -c 2 -W 2 -i 0.2 100.64.1.1 >/dev/null ||
 		fail "no traffic through the tagged session" || return 1
@@ -414,11 +419,11 @@ test_secrets_server_name() {
 	client up wan0 --user bob --password wrongpw >"$PXP_TMP/client.out" 2>&1
 	rc=$?
 	[ $rc -eq 19 ] || fail "bob with the other AC's secret: exit $rc, want 19" || return 1
-	wait_for 3 client_gone || fail "the daemon stayed after the failure" || return 1
+	wait_for 10 client_gone || fail "the daemon stayed after the failure" || return 1
 	client up wan0 --user carol --password carolpw >"$PXP_TMP/client.out" 2>&1
 	rc=$?
 	[ $rc -eq 19 ] || fail "carol (only a line for other-ac): exit $rc, want 19" || return 1
-	wait_for 3 client_gone || fail "the daemon stayed after the failure" || return 1
+	wait_for 10 client_gone || fail "the daemon stayed after the failure" || return 1
 	client up wan0 --user bob --password bobpw >"$PXP_TMP/client.out" 2>&1 ||
 		fail "bob with the pxc-ac secret failed: $(cat "$PXP_TMP/client.out")"
 }
@@ -436,7 +441,7 @@ test_secrets_debian_stock() {
 	client up wan0 --user guest --password '*' >"$PXP_TMP/client.out" 2>&1
 	rc=$?
 	[ $rc -eq 19 ] || fail "guest ('-': no address): exit $rc, want 19" || return 1
-	wait_for 3 client_gone || fail "the daemon stayed after the failure" || return 1
+	wait_for 10 client_gone || fail "the daemon stayed after the failure" || return 1
 	client_up || fail "alice: up failed: $(cat "$PXP_TMP/client.out")" || return 1
 	in_ns "$NS_ROUTER" ping -c 1 -W 2 100.64.1.1 >/dev/null || fail "no traffic for alice"
 }
@@ -498,9 +503,11 @@ test_stats() {
 	PPPOE_XP_RUN_DIR=$RUN_C ip netns exec "$NS_ROUTER" "$B" stats wan0 --watch --interval 0.2 \
 		>"$PXP_TMP/watch.txt" 2>&1 &
 	watch=$!
-	sleep 0.5
+	# The first rate view is out before the session ends (not a fixed sleep: a race).
+	wait_for 10 grep -q 'rx pkt' "$PXP_TMP/watch.txt" ||
+		fail "no rate view from stats --watch: $(cat "$PXP_TMP/watch.txt")" || return 1
 	client down wan0 >/dev/null 2>&1
-	wait_for 5 sh -c "! kill -0 $watch 2>/dev/null" || {
+	wait_for 10 sh -c "! kill -0 $watch 2>/dev/null" || {
 		kill $watch
 		fail "stats --watch kept running after the session ended"
 		return 1

@@ -3,9 +3,12 @@
 #include <arpa/inet.h>
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "check.h"
+#include "conffile.h"
+#include "hooks.h"
 #include "config.h"
 #include "mac.h"
 #include "pxp_mtu.h"
@@ -113,6 +116,35 @@ TEST(mtu_range_edges)
 	CHECK(!pxp_mtu_fits(PXP_MTU_MIN_IP - 1, PXP_MTU_MIN_IP, 1500));
 }
 
+/* pppd's defaultroute family; --metric's range is the kernel's 32-bit priority. */
+TEST(route_options)
+{
+	char *all[] = { "up",
+			"eth0",
+			"--defaultroute",
+			"--replacedefaultroute",
+			"--ipv6",
+			"--defaultroute6",
+			"--metric",
+			"4294967295",
+			NULL };
+	char *none[] = { "up", "eth0", NULL };
+	char *over[] = { "up", "eth0", "--defaultroute", "--metric", "4294967296", NULL };
+	char *neg[] = { "up", "eth0", "--defaultroute", "--metric", "-1", NULL };
+	char *v6_alone[] = { "up", "eth0", "--defaultroute6", NULL };
+	struct client_settings o;
+
+	CHECK_EQ(config_parse_up(ARGC(all), all, &o), 0);
+	CHECK(o.defaultroute && o.replacedefaultroute && o.defaultroute6);
+	CHECK_EQ(o.metric, 4294967295LL);
+	CHECK_EQ(config_parse_up(ARGC(none), none, &o), 0);
+	CHECK(!o.defaultroute && !o.replacedefaultroute && !o.defaultroute6);
+	CHECK_EQ(o.metric, -1);
+	CHECK_EQ(config_parse_up(ARGC(over), over, &o), -EINVAL);
+	CHECK_EQ(config_parse_up(ARGC(neg), neg, &o), -EINVAL);
+	CHECK_EQ(config_parse_up(ARGC(v6_alone), v6_alone, &o), -EINVAL);
+}
+
 TEST(up_rejections)
 {
 	char *no_iface[] = { "up", "--persist", NULL };
@@ -188,6 +220,56 @@ TEST(server_rejections)
 	CHECK_EQ(config_parse_server(ARGC(tiny), tiny, &o), -EINVAL);
 	CHECK_EQ(config_parse_server(ARGC(dns3), dns3, &o), -EINVAL);
 	CHECK_EQ(config_parse_server(ARGC(auth), auth, &o), -EINVAL);
+}
+
+TEST(server_ipv6_options)
+{
+	char *argv[] = { "server",
+			 "isp0",
+			 "--local",
+			 "10.0.0.1",
+			 "--pool",
+			 "10.0.0.0/24",
+			 "--ipv6",
+			 "--ipv6-pool",
+			 "2001:db8:1::/48",
+			 "--pd-pool",
+			 "2001:db8:100::/40,56",
+			 "--dns6",
+			 "2001:db8::53",
+			 "--ra-interval",
+			 "200",
+			 "--ra-managed",
+			 NULL };
+	char *no_ipv6[] = { "server",	   "isp0",	"--local",	    "10.0.0.1", "--pool",
+			    "10.0.0.0/24", "--pd-pool", "2001:db8::/40,56", NULL };
+	char *host_bits[] = { "server",	     "isp0",   "--local",     "10.0.0.1",	  "--pool",
+			      "10.0.0.0/24", "--ipv6", "--ipv6-pool", "2001:db8:1::1/48", NULL };
+	char *pd_short[] = { "server",	    "isp0",   "--local",   "10.0.0.1",	       "--pool",
+			     "10.0.0.0/24", "--ipv6", "--pd-pool", "2001:db8::/48,40", NULL };
+	char *pd_nolen[] = { "server",	    "isp0",   "--local",   "10.0.0.1",	    "--pool",
+			     "10.0.0.0/24", "--ipv6", "--pd-pool", "2001:db8::/48", NULL };
+	char *interval[] = { "server",	    "isp0",   "--local",       "10.0.0.1", "--pool",
+			     "10.0.0.0/24", "--ipv6", "--ra-interval", "3",	   NULL };
+	struct server_settings o;
+
+	CHECK_EQ(config_parse_server(ARGC(argv), argv, &o), 0);
+	CHECK_EQ(o.ipv6_pool_len, 48);
+	CHECK(o.ipv6_pool[0] == 0x20 && o.ipv6_pool[5] == 1 && o.ipv6_pool[6] == 0);
+	CHECK_EQ(o.pd_pool_len, 40);
+	CHECK_EQ(o.pd_len, 56);
+	CHECK_EQ(o.pd_pool[5], 0);
+	CHECK_EQ(o.pd_pool[4], 1);
+	CHECK_EQ(o.dns6_count, 1);
+	CHECK_EQ(o.dns6[0][15], 0x53);
+	CHECK_EQ(o.ra_interval_s, 200);
+	CHECK(o.ra_managed);
+	CHECK(!strcmp(o.pd_pool_text, "2001:db8:100::/40,56"));
+	CHECK_EQ(config_parse_server(ARGC(no_ipv6), no_ipv6, &o), -EINVAL);
+	CHECK_EQ(config_parse_server(ARGC(host_bits), host_bits, &o), -EINVAL);
+	CHECK_EQ(config_parse_server(ARGC(pd_short), pd_short, &o), -EINVAL);
+	CHECK_EQ(config_parse_server(ARGC(pd_nolen), pd_nolen, &o), -EINVAL);
+	CHECK_EQ(config_parse_server(ARGC(interval), interval, &o), -EINVAL);
 }
 
 /* up and server read the shared daemon options with one parser: the same values, the same errors.
@@ -319,6 +401,26 @@ TEST(keepalive_in_openwrt_order)
 	}
 }
 
+/* pppd's halves of --keepalive, each alone; pppd's "0 failures" is refused, not misread. */
+TEST(lcp_echo_options)
+{
+	char *both[] = {
+		"up", "eth0", "--lcp-echo-interval", "20", "--lcp-echo-failure", "4", NULL
+	};
+	char *off[] = { "up", "eth0", "--lcp-echo-interval", "0", NULL };
+	char *zero[] = { "up", "eth0", "--lcp-echo-failure", "0", NULL };
+	char *big[] = { "up", "eth0", "--lcp-echo-interval", "3601", NULL };
+	struct client_settings o;
+
+	CHECK_EQ(config_parse_up(ARGC(both), both, &o), 0);
+	CHECK_EQ(o.common.keepalive_interval_s, 20);
+	CHECK_EQ(o.common.keepalive_failures, 4);
+	CHECK_EQ(config_parse_up(ARGC(off), off, &o), 0);
+	CHECK_EQ(o.common.keepalive_interval_s, 0);
+	CHECK_EQ(config_parse_up(ARGC(zero), zero, &o), -EINVAL);
+	CHECK_EQ(config_parse_up(ARGC(big), big, &o), -EINVAL);
+}
+
 static const struct cli_options *const option_sets[] = {
 	&config_up_options,	&config_server_options, &config_down_options,
 	&config_status_options, &config_stats_options,	&config_discover_options,
@@ -400,16 +502,22 @@ int main(void)
 	pxp_log_set_level(PXP_LOG_ERROR);
 	if (!freopen("/dev/null", "w", stderr))
 		return 1;
+	/* No configuration file or secrets file of this machine's (test_conffile.c has those). */
+	setenv(PXP_CONFIG_DIR_ENV, "/nonexistent-pxp-unit", 1);
+	setenv(PXP_PPP_DIR_ENV, "/nonexistent-pxp-unit", 1);
 	RUN(keepalive_in_openwrt_order);
 	RUN(up_options_after_iface);
 	RUN(up_defaults);
 	RUN(mtu_range_edges);
+	RUN(route_options);
 	RUN(up_rejections);
 	RUN(server_pool_skips_local_and_ends);
 	RUN(server_rejections);
+	RUN(server_ipv6_options);
 	RUN(daemon_options_shared);
 	RUN(small_parsers);
 	RUN(stats_options);
+	RUN(lcp_echo_options);
 	RUN(option_tables_consistent);
 	RUN(mode_help_names_every_mode);
 	RUN(wants_help);

@@ -32,7 +32,7 @@ struct peer {
 	/* When set, random() repeats these 16-bit values cyclically. */
 	const uint16_t *fixed_ids;
 	unsigned int fixed_count, fixed_pos;
-	unsigned int client_events[DISC_EV_DISCOVER_DONE + 1];
+	unsigned int client_events[DISC_EV_COUNT];
 	struct disc_client_event last_client_ev;
 	struct disc_client_event found[DISC_DISCOVER_MAX_ACS + 2];
 	unsigned int ac_events[DISC_AC_EV_SESSION_CLOSED + 1];
@@ -602,13 +602,22 @@ TEST(padi_backoff_then_no_pado)
 	CHECK_EQ(cp.total, 1);
 	disc_client_timer(&client, 6000);
 	CHECK_EQ(cp.total, 2);
+	CHECK_EQ(cp.client_events[DISC_EV_RETRY], 1);
+	CHECK_EQ(cp.last_client_ev.retry_code, PPPOE_CODE_PADI);
+	CHECK_EQ(cp.last_client_ev.attempt, 2);
+	CHECK_EQ(cp.last_client_ev.attempts, 3);
+	CHECK_EQ(cp.last_client_ev.waited_ms, 5000);
+	CHECK(strcmp(cp.last_client_ev.message, "no PADO after 5 s, PADI 2 of 3") == 0);
 	CHECK_EQ(disc_client_deadline(&client), 16000);
 	disc_client_timer(&client, 16000);
 	CHECK_EQ(cp.total, 3);
+	CHECK_EQ(cp.client_events[DISC_EV_RETRY], 2);
+	CHECK(strcmp(cp.last_client_ev.message, "no PADO after 10 s, PADI 3 of 3") == 0);
 	CHECK_EQ(disc_client_deadline(&client), 36000);
 	CHECK_EQ(cp.client_events[DISC_EV_FAILED], 0);
 	disc_client_timer(&client, 36000);
 	CHECK_EQ(cp.total, 3);
+	CHECK_EQ(cp.client_events[DISC_EV_RETRY], 2); /* the last timeout is a failure */
 	CHECK_EQ(cp.client_events[DISC_EV_FAILED], 1);
 	CHECK_EQ(cp.last_client_ev.failure, DISC_FAIL_NO_PADO);
 	CHECK(strcmp(cp.last_client_ev.message, "no PADO after 3 PADIs") == 0);
@@ -679,6 +688,8 @@ TEST(padr_retry_gets_same_pads)
 	/* The client retries after 1 s; the AC answers with the same session. */
 	disc_client_timer(&client, 1000);
 	CHECK_EQ(disc_client_deadline(&client), 3000);
+	CHECK_EQ(cp.client_events[DISC_EV_RETRY], 1);
+	CHECK(strcmp(cp.last_client_ev.message, "no PADS after 1 s, PADR 2 of 3") == 0);
 	CHECK_EQ(parse_last(&cp, &f), 0);
 	CHECK_EQ(f.code, PPPOE_CODE_PADR);
 	CHECK_EQ(f.ac_cookie.len, DISC_AC_COOKIE_LEN);

@@ -123,6 +123,109 @@ TEST(table)
 	}
 }
 
+/*
+ * Discovery frames as pppd's rp-pppoe plugin prints them with debug (pppoe_printpkt), on
+ * one line; text tags quoted, the AC-Cookie by its length only, PPP-Max-Payload its value.
+ */
+struct disc_case {
+	const char *name;
+	uint8_t frame[112];
+	size_t len;
+	const char *text;
+};
+
+#define BCAST	  0xff, 0xff, 0xff, 0xff, 0xff, 0xff
+#define HOST	  0x02, 0, 0, 0, 0, 0x01
+#define AC	  0x02, 0, 0, 0, 0, 0x02
+#define DISC(...) PKT(__VA_ARGS__)
+#define MACS_HOST " dst ff:ff:ff:ff:ff:ff src 02:00:00:00:00:01"
+#define MACS_AC	  " dst 02:00:00:00:00:01 src 02:00:00:00:00:02"
+
+static const struct disc_case disc_cases[] = {
+	{ "padi any service, host-uniq",
+	  DISC(BCAST, HOST, 0x88, 0x63, 0x11, 0x09, 0, 0, 0, 12, 0x01, 0x01, 0, 0, 0x01, 0x03, 0, 4,
+	       0xde, 0xad, 0xbe, 0xef),
+	  "PPPOE Discovery V1T1 PADI session 0x0 length 12" MACS_HOST
+	  " [service-name] [host-uniq de ad be ef]" },
+	{ "pado ac-name, cookie by length, max payload",
+	  DISC(HOST, AC, 0x88, 0x63, 0x11, 0x07, 0, 0, 0, 26, 0x01, 0x02, 0, 4, 'i', 's', 'p', '1',
+	       0x01, 0x01, 0, 0, 0x01, 0x04, 0, 4, 1, 2, 3, 4, 0x01, 0x20, 0, 2, 0x05, 0xdc),
+	  "PPPOE Discovery V1T1 PADO session 0x0 length 26" MACS_AC
+	  " [AC-name \"isp1\"] [service-name] [AC-cookie length 4] [PPP-max-payload 1500]" },
+	{ "padr service-name",
+	  DISC(AC, HOST, 0x88, 0x63, 0x11, 0x19, 0, 0, 0, 7, 0x01, 0x01, 0, 3, 'i', 'p', 't'),
+	  "PPPOE Discovery V1T1 PADR session 0x0 length 7 dst 02:00:00:00:00:02 src "
+	  "02:00:00:00:00:01 [service-name \"ipt\"]" },
+	{ "pads session id",
+	  DISC(HOST, AC, 0x88, 0x63, 0x11, 0x65, 0xca, 0xfe, 0, 4, 0x01, 0x01, 0, 0),
+	  "PPPOE Discovery V1T1 PADS session 0xcafe length 4" MACS_AC " [service-name]" },
+	{ "pads service-name-error, escaped",
+	  DISC(HOST, AC, 0x88, 0x63, 0x11, 0x65, 0, 0, 0, 7, 0x02, 0x01, 0, 3, 'n', '"', 0x07),
+	  "PPPOE Discovery V1T1 PADS session 0x0 length 7" MACS_AC
+	  " [service-name-error \"n\\\"\\007\"]" },
+	{ "padt generic-error",
+	  DISC(HOST, AC, 0x88, 0x63, 0x11, 0xa7, 0x12, 0x34, 0, 6, 0x02, 0x03, 0, 2, 'b', 'y'),
+	  "PPPOE Discovery V1T1 PADT session 0x1234 length 6" MACS_AC " [generic-error \"by\"]" },
+	{ "ac-system-error, relay id, vendor tag, unknown tag",
+	  DISC(HOST, AC, 0x88, 0x63, 0x11, 0x65, 0, 0, 0, 25, 0x02, 0x02, 0, 1, 'x', 0x01, 0x10, 0,
+	       2, 0xab, 0xcd, 0x01, 0x05, 0, 2, 0, 1, 0x0f, 0x0f, 0, 0, 0x00, 0x00, 0, 0),
+	  "PPPOE Discovery V1T1 PADS session 0x0 length 25" MACS_AC
+	  " [AC-system-error \"x\"] [relay-session-id ab cd] [vendor-specific 00 01]"
+	  " [unknown tag 0xf0f] [end-of-list]" },
+	{ "unknown code, other version", DISC(HOST, AC, 0x88, 0x63, 0x21, 0x42, 0, 0, 0, 0),
+	  "PPPOE Discovery V2T1 unknown code 0x42 session 0x0 length 0" MACS_AC },
+	{ "max payload of the wrong size in hex",
+	  DISC(HOST, AC, 0x88, 0x63, 0x11, 0x07, 0, 0, 0, 5, 0x01, 0x20, 0, 1, 0x05),
+	  "PPPOE Discovery V1T1 PADO session 0x0 length 5" MACS_AC " [PPP-max-payload 05]" },
+	{ "padding past the length is not shown",
+	  DISC(HOST, AC, 0x88, 0x63, 0x11, 0xa7, 0, 1, 0, 0, 0xee, 0xee, 0xee, 0xee),
+	  "PPPOE Discovery V1T1 PADT session 0x1 length 0" MACS_AC },
+	{ "tag overruns the pppoe length",
+	  DISC(HOST, AC, 0x88, 0x63, 0x11, 0x07, 0, 0, 0, 6, 0x01, 0x02, 0, 9, 'a', 'b'),
+	  "PPPOE Discovery V1T1 PADO session 0x0 length 6" MACS_AC
+	  " <malformed> 01 02 00 09 61 62" },
+	{ "pppoe length beyond the frame",
+	  DISC(HOST, AC, 0x88, 0x63, 0x11, 0x07, 0, 0, 0, 40, 0x01, 0x01, 0, 0),
+	  "PPPOE Discovery V1T1 PADO session 0x0 length 40" MACS_AC
+	  " <malformed: length 40, 4 bytes> [service-name]" },
+	{ "not a discovery frame", DISC(HOST, AC, 0x08, 0x00, 0x45, 0),
+	  "PPPOE Discovery <malformed> 02 00 00 00 00 01 02 00 00 00 00 02 08 00 45 00" },
+	{ "shorter than the headers", DISC(HOST, AC, 0x88, 0x63, 0x11),
+	  "PPPOE Discovery <malformed> 02 00 00 00 00 01 02 00 00 00 00 02 88 63 11" },
+};
+
+TEST(disc_table)
+{
+	char out[PPP_DECODE_MAX];
+	size_t i;
+
+	for (i = 0; i < sizeof(disc_cases) / sizeof(disc_cases[0]); i++) {
+		const struct disc_case *c = &disc_cases[i];
+
+		CHECK_EQ(pppoe_disc_decode(c->frame, c->len, out, sizeof(out)), 0);
+		if (strcmp(out, c->text)) {
+			printf("  case '%s':\n    got  %s\n    want %s\n", c->name, out, c->text);
+			CHECK(!"decoded text differs");
+		}
+	}
+}
+
+/* A long host-uniq stops after 32 bytes, with its length; a cut line stays in the buffer. */
+TEST(disc_long_and_cut)
+{
+	uint8_t f[20 + 4 + 40] = { BCAST, HOST, 0x88, 0x63, 0x11, 0x09, 0,
+				   0,	  0,	44,   0x01, 0x03, 0,	40 };
+	char out[PPP_DECODE_MAX + 4];
+
+	CHECK_EQ(pppoe_disc_decode(f, sizeof(f), out, PPP_DECODE_MAX), 0);
+	CHECK(strstr(out, " 00 ... (length 40)]") != NULL);
+	memset(out, 'x', sizeof(out));
+	CHECK_EQ(pppoe_disc_decode(f, sizeof(f), out, 40), 0);
+	CHECK_EQ(strlen(out), 39);
+	CHECK_EQ(out[40], 'x');
+	CHECK_EQ(pppoe_disc_decode(f, sizeof(f), out, 7), -EINVAL);
+}
+
 /* A line that does not fit ends in "...]" inside the buffer, never past it. */
 TEST(cut_to_the_buffer)
 {
@@ -156,5 +259,7 @@ int main(void)
 	RUN(table);
 	RUN(cut_to_the_buffer);
 	RUN(long_rest);
+	RUN(disc_table);
+	RUN(disc_long_and_cut);
 	return check_summary();
 }

@@ -4,15 +4,21 @@
 #include <arpa/inet.h>
 #include <ctype.h>
 #include <errno.h>
+#include <inttypes.h>
+#include <linux/ipv6_route.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "conffile.h"
+#include "hooks.h"
 #include "mac.h"
 #include "pxp_maps.h"
 #include "pxp_mtu.h"
+#include "ra.h"
+#include "secrets.h"
 
 #define MAX_VLAN_ID 4094
 
@@ -80,6 +86,24 @@ int config_parse_cidr(const char *s, uint32_t *net_host_order, unsigned int *pre
 	return 0;
 }
 
+int config_parse_cidr6(const char *s, unsigned int max_len, uint8_t prefix[16], unsigned int *len)
+{
+	char addr[INET6_ADDRSTRLEN];
+	const char *slash = strchr(s, '/');
+	unsigned int i;
+
+	if (!slash || (size_t)(slash - s) >= sizeof(addr))
+		return -EINVAL;
+	memcpy(addr, s, (size_t)(slash - s));
+	addr[slash - s] = '\0';
+	if (inet_pton(AF_INET6, addr, prefix) != 1 || config_parse_uint(slash + 1, 1, max_len, len))
+		return -EINVAL;
+	for (i = *len; i < 128; i++)
+		if (prefix[i / 8] & (0x80 >> i % 8))
+			return -EINVAL;
+	return 0;
+}
+
 int config_parse_ifname(const char *s, char out[IF_NAMESIZE])
 {
 	size_t n = strlen(s), i;
@@ -129,10 +153,20 @@ static int take_iface(int argc, char **argv, char iface[IF_NAMESIZE], bool optio
 	return 0;
 }
 
+/* One line, when a file holding a secret may be read by others than its owner. */
+static void warn_if_readable(const char *path, mode_t mode)
+{
+	if (mode & (S_IRGRP | S_IROTH))
+		pxp_warn("%s holds a password and is readable by group or others (mode %04o): "
+			 "chmod 600 it",
+			 path, (unsigned int)(mode & 07777));
+}
+
 /* Reads the first line of F; the file should be readable by root only. */
 static int read_password_file(const char *path, struct client_settings *o)
 {
 	char line[PPP_SECRET_MAX + 2];
+	struct stat st;
 	size_t n;
 	FILE *f;
 	int err = 0;
@@ -142,6 +176,8 @@ static int read_password_file(const char *path, struct client_settings *o)
 		pxp_err("--password-file '%s': %s", path, strerror(errno));
 		return -EINVAL;
 	}
+	if (!fstat(fileno(f), &st))
+		warn_if_readable(path, st.st_mode);
 	if (!fgets(line, sizeof(line), f)) {
 		err = bad("--password-file", path, "empty");
 		goto out;
@@ -270,6 +306,9 @@ enum {
 	OPT_MAXFAIL,
 	OPT_HOLDOFF,
 	OPT_DEFAULTROUTE,
+	OPT_REPLACEDEFAULTROUTE,
+	OPT_DEFAULTROUTE6,
+	OPT_METRIC,
 	OPT_USEPEERDNS,
 	OPT_RESOLV_FILE,
 	OPT_VLAN_PCP,
@@ -284,6 +323,7 @@ enum {
 	OPT_DNS,
 	OPT_AC_NAME,
 	OPT_DEBUG,
+	OPT_LOGFILE,
 	OPT_TIMEOUT,
 	OPT_PADI_ATTEMPTS,
 	OPT_PADI_TIMEOUT,
@@ -293,6 +333,14 @@ enum {
 	OPT_CPUS,
 	OPT_RX,
 	OPT_TX,
+	OPT_CONFIG,
+	OPT_LCP_ECHO_INTERVAL,
+	OPT_LCP_ECHO_FAILURE,
+	OPT_IPV6_POOL,
+	OPT_PD_POOL,
+	OPT_DNS6,
+	OPT_RA_INTERVAL,
+	OPT_RA_MANAGED,
 };
 
 /* Defaults help shows that are kept in milliseconds. */
@@ -310,6 +358,12 @@ static const struct cli_option daemon_options[] = {
 		  PXP_KEEPALIVE_INTERVAL_ALONE_S) "; \"0\" = no echoes)",
 	  "\"" CLI_STR(PXP_DEFAULT_KEEPALIVE_FAILURES) " " CLI_STR(
 		  PXP_DEFAULT_KEEPALIVE_INTERVAL_S) "\"" },
+	{ "lcp-echo-interval", OPT_LCP_ECHO_INTERVAL, "S",
+	  "pppd's: the --keepalive interval alone (0 = no echoes)",
+	  CLI_STR(PXP_DEFAULT_KEEPALIVE_INTERVAL_S) },
+	{ "lcp-echo-failure", OPT_LCP_ECHO_FAILURE, "N",
+	  "pppd's: the --keepalive failures alone, 1 to 1000",
+	  CLI_STR(PXP_DEFAULT_KEEPALIVE_FAILURES) },
 	{ "ipv6", OPT_IPV6, NULL, "run IPv6CP as well", NULL },
 	{ "vlan", 'v', "ID", "802.1Q tag on IFACE, 1 to " CLI_STR(MAX_VLAN_ID), "untagged" },
 	{ "mode", OPT_MODE, "M",
@@ -330,11 +384,20 @@ static const struct cli_option daemon_options[] = {
 	  "off" },
 	{ "foreground", 'f', NULL, "stay attached and log to stderr", "detach, log to syslog" },
 	{ "debug", OPT_DEBUG, NULL, "debug logging", NULL },
+	{ "logfile", OPT_LOGFILE, "FILE",
+	  "also append the log lines to FILE (created mode 0600; pppd's logfile)", NULL },
 	{ NULL },
 };
 
 static const struct cli_option up_options[] = {
-	{ "user", 'u', "U", "PAP/CHAP/MS-CHAPv2 user name", "empty" },
+	{ "config", OPT_CONFIG, "FILE",
+	  "options in pppd's words (user, password, persist, mtu, ...); the command line "
+	  "overrides them",
+	  PXP_CONFIG_DIR "/IFACE.conf if it exists ($" PXP_CONFIG_DIR_ENV " for the directory)" },
+	{ "user", 'u', "U",
+	  "PAP/CHAP/MS-CHAPv2 user name; with no password given, its secret in "
+	  "PPP_DIR/chap-secrets or pap-secrets",
+	  "empty" },
 	{ "password", 'p', "P", "the password (wiped from the command line; prefer a file)", NULL },
 	{ "password-file", OPT_PASSWORD_FILE, "F",
 	  "the password is the first line of F (keep F mode 0600)", NULL },
@@ -359,8 +422,22 @@ static const struct cli_option up_options[] = {
 	  "with --persist: give up after N failed attempts in a row (0 = never)",
 	  CLI_STR(PXP_DEFAULT_MAXFAIL) },
 	{ "holdoff", OPT_HOLDOFF, "S", "seconds between attempts", CLI_STR(PXP_DEFAULT_HOLDOFF_S) },
-	{ "defaultroute", OPT_DEFAULTROUTE, NULL, "IPv4 default route via the session netdev",
+	{ "defaultroute", OPT_DEFAULTROUTE, NULL,
+	  "IPv4 default route via the session netdev, unless a default route (of --metric, if "
+	  "given) exists",
 	  NULL },
+	{ "replacedefaultroute", OPT_REPLACEDEFAULTROUTE, NULL,
+	  "with --defaultroute: replace an existing default route, restore it when the session "
+	  "ends",
+	  NULL },
+	{ "defaultroute6", OPT_DEFAULTROUTE6, NULL,
+	  "with --ipv6: IPv6 default route via the session netdev once IPv6CP is up, unless one "
+	  "exists",
+	  NULL },
+	{ "metric", OPT_METRIC, "N",
+	  "metric of the default routes we add (pppd's defaultroute-metric), 0 to " CLI_STR(
+		  PXP_ROUTE_METRIC_MAX),
+	  "0; IPv6 " CLI_STR(IP6_RT_PRIO_USER) },
 	{ "usepeerdns", OPT_USEPEERDNS, NULL, "write the AC's DNS servers to the resolv file",
 	  NULL },
 	{ "resolv-file", OPT_RESOLV_FILE, "F",
@@ -393,6 +470,22 @@ static const struct cli_option server_options[] = {
 	  CLI_STR(PXP_DEFAULT_MAX_SESSIONS) },
 	{ "dns", OPT_DNS, "IP", "a DNS server offered in IPCP (up to " CLI_STR(PXP_MAX_DNS) ")",
 	  "none" },
+	{ "ipv6-pool", OPT_IPV6_POOL, "PREFIX/LEN",
+	  "with --ipv6: a /64 of it per session, in router advertisements for SLAAC (LEN up to "
+	  "64)",
+	  "no prefix advertised" },
+	{ "pd-pool", OPT_PD_POOL, "PREFIX/LEN,PDLEN",
+	  "with --ipv6: a /PDLEN of it per session, delegated by DHCPv6 (PDLEN from LEN to 64)",
+	  "no DHCPv6 server" },
+	{ "dns6", OPT_DNS6, "IP6",
+	  "an IPv6 DNS server in router advertisements and DHCPv6 (up to " CLI_STR(PXP_MAX_DNS) ")",
+	  "none" },
+	{ "ra-interval", OPT_RA_INTERVAL, "S",
+	  "seconds between unsolicited router advertisements, " CLI_STR(
+		  RA_INTERVAL_MIN_S) " to " CLI_STR(RA_INTERVAL_MAX_S),
+	  CLI_STR(PXP_DEFAULT_RA_INTERVAL_S) },
+	{ "ra-managed", OPT_RA_MANAGED, NULL,
+	  "set the M flag in router advertisements (O is set when DHCPv6 runs)", NULL },
 	{ NULL },
 };
 
@@ -411,6 +504,31 @@ static void daemon_defaults(struct daemon_settings *d)
 	d->log_level = PXP_LOG_INFO;
 }
 
+/*
+ * The getopt loop every subcommand shares: each option goes to fn, which returns 0 when it
+ * took it, -EINVAL after logging why not, 1 when it is no option of its command.
+ */
+typedef int cli_option_fn(int key, char *arg, void *ctx);
+
+static int cli_parse(int argc, char **argv, const struct cli_options *set, cli_option_fn *fn,
+		     void *ctx)
+{
+	struct cli_getopt g;
+	int c, err;
+
+	cli_getopt_init(&g, set);
+	optind = 0;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, g.shortopts, g.longopts, NULL)) != -1) {
+		err = c == '?' || c == ':' ? 1 : fn(c, optarg, ctx);
+		if (err < 0)
+			return err;
+		if (err)
+			return bad(argv[0], argv[optind - 1], "unknown option or missing value");
+	}
+	return 0;
+}
+
 /* One getopt result c: 0 if it was a daemon option and is stored, 1 if it is not one. */
 static int parse_daemon_option(int c, const char *arg, struct daemon_settings *d)
 {
@@ -421,6 +539,16 @@ static int parse_daemon_option(int c, const char *arg, struct daemon_settings *d
 		return copy_name("--service", arg, d->service, sizeof(d->service));
 	case 'k':
 		return parse_keepalive(arg, &d->keepalive_interval_s, &d->keepalive_failures);
+	case OPT_LCP_ECHO_INTERVAL:
+		if (config_parse_uint(arg, 0, 3600, &d->keepalive_interval_s))
+			return bad("--lcp-echo-interval", arg,
+				   "must be 0..3600 seconds (0 = no echoes)");
+		return 0;
+	case OPT_LCP_ECHO_FAILURE:
+		/* pppd's 0 (echo, never give up) is not ours: --lcp-echo-interval 0 stops them. */
+		if (config_parse_uint(arg, 1, 1000, &d->keepalive_failures))
+			return bad("--lcp-echo-failure", arg, "must be 1..1000");
+		return 0;
 	case OPT_IPV6:
 		d->ipv6 = true;
 		return 0;
@@ -443,6 +571,8 @@ static int parse_daemon_option(int c, const char *arg, struct daemon_settings *d
 	case OPT_DEBUG:
 		d->log_level = PXP_LOG_DEBUG;
 		return 0;
+	case OPT_LOGFILE:
+		return copy_name("--logfile", arg, d->logfile, sizeof(d->logfile));
 	default:
 		return 1;
 	}
@@ -457,141 +587,277 @@ static int finish_daemon_options(int argc, char **argv, char iface[IF_NAMESIZE],
 	return err ?: check_mode_options(d);
 }
 
-int config_parse_up(int argc, char **argv, struct client_settings *o)
+/* What parsing up keeps across its options: per source, the file's then the command line's. */
+struct up_parse {
+	struct client_settings *o;
+	bool have_password; /* from this source */
+	bool any_password;  /* from any source, so no look-up in the secrets files */
+	bool have_pcp;
+};
+
+static int take_password(struct up_parse *st, char *arg)
+{
+	struct client_settings *o = st->o;
+	size_t len = strlen(arg);
+
+	if (st->have_password)
+		return bad("--password", "...", "password given twice");
+	if (len > PPP_SECRET_MAX)
+		return bad("--password", "...", "longer than 255 bytes");
+	explicit_bzero(o->password, sizeof(o->password));
+	o->password_len = len;
+	memcpy(o->password, arg, len);
+	/* Keep the secret out of ps(1) and /proc/PID/cmdline. */
+	explicit_bzero(arg, len);
+	st->have_password = st->any_password = true;
+	return 0;
+}
+
+static int up_option(int c, char *arg, void *ctx)
+{
+	struct up_parse *st = ctx;
+	struct client_settings *o = st->o;
+	unsigned int v;
+	int err;
+
+	err = parse_daemon_option(c, arg, &o->common);
+	if (err <= 0)
+		return err;
+	switch (c) {
+	case OPT_CONFIG:
+		return 0; /* read before the other options (config_parse_up()) */
+	case 'u':
+		return copy_name("--user", arg, o->user, sizeof(o->user));
+	case 'p':
+		return take_password(st, arg);
+	case OPT_PASSWORD_FILE:
+		if (st->have_password)
+			return bad("--password-file", arg, "password given twice");
+		explicit_bzero(o->password, sizeof(o->password));
+		err = read_password_file(arg, o);
+		st->have_password = st->any_password = !err;
+		return err;
+	case 'a':
+		return copy_name("--ac", arg, o->ac_name, sizeof(o->ac_name));
+	case OPT_AC_MAC:
+		if (pxp_mac_parse(arg, o->ac_mac))
+			return bad("--ac-mac", arg, "expected a MAC like 02:00:00:00:00:01");
+		o->match_ac_mac = true;
+		return 0;
+	case OPT_HOST_UNIQ:
+		if (config_parse_hex(arg, o->host_uniq, sizeof(o->host_uniq), &o->host_uniq_len))
+			return bad("--host-uniq", arg,
+				   "expected 1..64 bytes in hex, e.g. 0a1b2c3d");
+		return 0;
+	case 'm':
+		if (config_parse_uint(arg, PXP_MTU_MIN, PXP_MTU_MAX, &o->mtu)) {
+			pxp_err("--mtu '%s': must be a number from %u to %u", arg, PXP_MTU_MIN,
+				PXP_MTU_MAX);
+			return -EINVAL;
+		}
+		return 0;
+	case OPT_PADI_ATTEMPTS:
+		if (config_parse_uint(arg, 1, 100, &o->padi_attempts))
+			return bad("--padi-attempts", arg, "must be 1 to 100");
+		return 0;
+	case OPT_PADI_TIMEOUT:
+		if (config_parse_uint(arg, 1, DISC_MAX_TIMEOUT_MS / 1000, &v))
+			return bad("--padi-timeout", arg, "must be 1 to 60 seconds");
+		o->padi_timeout_ms = v * 1000;
+		return 0;
+	case OPT_IFNAME:
+		if (config_parse_ifname(arg, o->ifname))
+			return bad("--ifname", arg, "not a valid interface name");
+		return 0;
+	case OPT_KEEPALIVE_ADAPTIVE:
+		o->keepalive_adaptive = true;
+		return 0;
+	case 'P':
+		o->persist = true;
+		return 0;
+	case OPT_MAXFAIL:
+		if (config_parse_uint(arg, 0, 1000000, &o->maxfail))
+			return bad("--maxfail", arg, "must be a number (0 = no limit)");
+		return 0;
+	case OPT_HOLDOFF:
+		if (config_parse_uint(arg, 0, 86400, &o->holdoff_s))
+			return bad("--holdoff", arg, "must be 0..86400 seconds");
+		return 0;
+	case OPT_DEFAULTROUTE:
+		o->defaultroute = true;
+		return 0;
+	case OPT_REPLACEDEFAULTROUTE:
+		o->replacedefaultroute = true;
+		return 0;
+	case OPT_DEFAULTROUTE6:
+		o->defaultroute6 = true;
+		return 0;
+	case OPT_METRIC:
+		if (config_parse_uint(arg, 0, PXP_ROUTE_METRIC_MAX, &v))
+			return bad("--metric", arg,
+				   "must be a number from 0 to " CLI_STR(PXP_ROUTE_METRIC_MAX));
+		o->metric = v;
+		return 0;
+	case OPT_USEPEERDNS:
+		o->usepeerdns = true;
+		return 0;
+	case OPT_RESOLV_FILE:
+		/* The daemon runs in / (daemon_fork()): a relative path would move. */
+		if (arg[0] != '/')
+			return bad("--resolv-file", arg, "must be an absolute path");
+		return copy_name("--resolv-file", arg, o->resolv_file, sizeof(o->resolv_file));
+	case OPT_VLAN_PCP:
+		if (config_parse_uint(arg, 0, 7, &v))
+			return bad("--vlan-pcp", arg, "must be a priority from 0 to 7");
+		o->vlan_pcp = (uint8_t)v;
+		st->have_pcp = true;
+		return 0;
+	case OPT_IPPARAM:
+		return copy_name("--ipparam", arg, o->ipparam, sizeof(o->ipparam));
+	default:
+		return 1;
+	}
+}
+
+/* --config and whether IFACE stands alone at the end; the real parse reports errors. */
+static bool scan_command_line(int argc, char **argv, char path[PATH_MAX])
 {
 	struct cli_getopt g;
-	bool have_password = false, have_pcp = false;
-	unsigned int v;
-	int c, err;
+	bool ok = true;
+	int c;
+
+	path[0] = '\0';
+	cli_getopt_init(&g, &config_up_options);
+	optind = 0;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, g.shortopts, g.longopts, NULL)) != -1) {
+		if (c == '?' || c == ':')
+			ok = false;
+		else if (c == OPT_CONFIG)
+			snprintf(path, PATH_MAX, "%s", optarg);
+	}
+	return ok && optind + 1 == argc;
+}
+
+/*
+ * The configuration file: --config FILE (which must exist) or CONFIG_DIR/IFACE.conf (which
+ * may not). 0 with cf empty when there is none; -EINVAL after logging.
+ */
+static int load_config(int argc, char **argv, struct conffile *cf, char path[PATH_MAX])
+{
+	const char *dir = getenv(PXP_CONFIG_DIR_ENV);
+	char err[PATH_MAX + 128], iface[IF_NAMESIZE];
+	bool explicit;
+	int ret;
+
+	memset(cf, 0, sizeof(*cf));
+	if (!scan_command_line(argc, argv, path))
+		return 0;
+	explicit = path[0];
+	if (!explicit) {
+		if (config_parse_ifname(argv[optind], iface))
+			return 0;
+		snprintf(path, PATH_MAX, "%s/%s.conf", dir && dir[0] == '/' ? dir : PXP_CONFIG_DIR,
+			 iface);
+	}
+	ret = conffile_load(cf, path, err, sizeof(err));
+	if (ret == -ENOENT && !explicit)
+		return 0;
+	if (ret) {
+		pxp_err("%s%s", explicit ? "--config: " : "", err);
+		return -EINVAL;
+	}
+	if (cf->has_password)
+		warn_if_readable(path, cf->mode);
+	return 0;
+}
+
+/* The file's options; a rejected value also gets the file and the line it is on. */
+static int parse_config(struct conffile *cf, const char *path, struct up_parse *st)
+{
+	int err, at;
+
+	if (!cf->argc)
+		return 0;
+	err = cli_parse(cf->argc, cf->argv, &config_up_options, up_option, st);
+	at = optind - 1;
+	if (err && at >= 1 && at < cf->argc)
+		pxp_err("%s:%u: in '%s'", path, cf->line[at], cf->word[at]);
+	return err;
+}
+
+/*
+ * The password of o->user as pppd's client finds it: the user's line in chap-secrets, else
+ * pap-secrets (PPP_DIR), whose server is '*' or the AC named by --ac. -ENOENT if none.
+ */
+static int password_from_secrets(struct client_settings *o)
+{
+	static const char *const files[] = { "chap-secrets", "pap-secrets" };
+	char path[PATH_MAX], err[PATH_MAX + 128];
+	struct secrets s;
+	struct stat st;
+	int n;
+
+	for (unsigned int i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
+		snprintf(path, sizeof(path), "%s/%s", hook_dir(), files[i]);
+		if (stat(path, &st))
+			continue;
+		if (secrets_load(&s, path, err, sizeof(err))) {
+			pxp_warn("%s (looking for the password of '%s')", err, o->user);
+			continue;
+		}
+		n = secrets_lookup(&s, o->user, o->ac_name[0] ? o->ac_name : "*", o->password,
+				   sizeof(o->password), NULL);
+		secrets_free(&s);
+		if (n >= 0) {
+			o->password_len = (size_t)n;
+			warn_if_readable(path, st.st_mode);
+			return 0;
+		}
+	}
+	return -ENOENT;
+}
+
+int config_parse_up(int argc, char **argv, struct client_settings *o)
+{
+	struct up_parse st = { .o = o };
+	char path[PATH_MAX];
+	struct conffile cf;
+	int err;
 
 	memset(o, 0, sizeof(*o));
 	daemon_defaults(&o->common);
 	strcpy(o->ifname, PXP_DEFAULT_SESSION_IFNAME);
 	o->maxfail = PXP_DEFAULT_MAXFAIL;
 	o->holdoff_s = PXP_DEFAULT_HOLDOFF_S;
-	cli_getopt_init(&g, &config_up_options);
-	optind = 0;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, g.shortopts, g.longopts, NULL)) != -1) {
-		err = parse_daemon_option(c, optarg, &o->common);
-		if (err <= 0) {
-			if (err)
-				return err;
-			continue;
-		}
-		switch (c) {
-		case 'u':
-			if (copy_name("--user", optarg, o->user, sizeof(o->user)))
-				return -EINVAL;
-			break;
-		case 'p':
-			if (have_password)
-				return bad("--password", "...", "password given twice");
-			if (strlen(optarg) > PPP_SECRET_MAX)
-				return bad("--password", "...", "longer than 255 bytes");
-			o->password_len = strlen(optarg);
-			memcpy(o->password, optarg, o->password_len);
-			/* Keep the secret out of ps(1) and /proc/PID/cmdline. */
-			explicit_bzero(optarg, o->password_len);
-			have_password = true;
-			break;
-		case OPT_PASSWORD_FILE:
-			if (have_password)
-				return bad("--password-file", optarg, "password given twice");
-			err = read_password_file(optarg, o);
-			if (err)
-				return err;
-			have_password = true;
-			break;
-		case 'a':
-			if (copy_name("--ac", optarg, o->ac_name, sizeof(o->ac_name)))
-				return -EINVAL;
-			break;
-		case OPT_AC_MAC:
-			if (pxp_mac_parse(optarg, o->ac_mac))
-				return bad("--ac-mac", optarg,
-					   "expected a MAC like 02:00:00:00:00:01");
-			o->match_ac_mac = true;
-			break;
-		case OPT_HOST_UNIQ:
-			if (config_parse_hex(optarg, o->host_uniq, sizeof(o->host_uniq),
-					     &o->host_uniq_len))
-				return bad("--host-uniq", optarg,
-					   "expected 1..64 bytes in hex, e.g. 0a1b2c3d");
-			break;
-		case 'm':
-			if (config_parse_uint(optarg, PXP_MTU_MIN, PXP_MTU_MAX, &o->mtu)) {
-				pxp_err("--mtu '%s': must be a number from %u to %u", optarg,
-					PXP_MTU_MIN, PXP_MTU_MAX);
-				return -EINVAL;
-			}
-			break;
-		case OPT_PADI_ATTEMPTS:
-			if (config_parse_uint(optarg, 1, 100, &o->padi_attempts))
-				return bad("--padi-attempts", optarg, "must be 1 to 100");
-			break;
-		case OPT_PADI_TIMEOUT:
-			if (config_parse_uint(optarg, 1, DISC_MAX_TIMEOUT_MS / 1000, &v))
-				return bad("--padi-timeout", optarg, "must be 1 to 60 seconds");
-			o->padi_timeout_ms = v * 1000;
-			break;
-		case OPT_IFNAME:
-			if (config_parse_ifname(optarg, o->ifname))
-				return bad("--ifname", optarg, "not a valid interface name");
-			break;
-		case OPT_KEEPALIVE_ADAPTIVE:
-			o->keepalive_adaptive = true;
-			break;
-		case 'P':
-			o->persist = true;
-			break;
-		case OPT_MAXFAIL:
-			if (config_parse_uint(optarg, 0, 1000000, &o->maxfail))
-				return bad("--maxfail", optarg, "must be a number (0 = no limit)");
-			break;
-		case OPT_HOLDOFF:
-			if (config_parse_uint(optarg, 0, 86400, &o->holdoff_s))
-				return bad("--holdoff", optarg, "must be 0..86400 seconds");
-			break;
-		case OPT_DEFAULTROUTE:
-			o->defaultroute = true;
-			break;
-		case OPT_USEPEERDNS:
-			o->usepeerdns = true;
-			break;
-		case OPT_RESOLV_FILE:
-			/* The daemon runs in / (daemon_fork()): a relative path would move. */
-			if (optarg[0] != '/')
-				return bad("--resolv-file", optarg, "must be an absolute path");
-			if (copy_name("--resolv-file", optarg, o->resolv_file,
-				      sizeof(o->resolv_file)))
-				return -EINVAL;
-			break;
-		case OPT_VLAN_PCP:
-			if (config_parse_uint(optarg, 0, 7, &v))
-				return bad("--vlan-pcp", optarg, "must be a priority from 0 to 7");
-			o->vlan_pcp = (uint8_t)v;
-			have_pcp = true;
-			break;
-		case OPT_IPPARAM:
-			if (copy_name("--ipparam", optarg, o->ipparam, sizeof(o->ipparam)))
-				return -EINVAL;
-			break;
-		default:
-			return bad(argv[0], argv[optind - 1], "unknown option or missing value");
-		}
-	}
-	err = finish_daemon_options(argc, argv, o->iface, &o->common);
+	o->metric = -1;
+	/* The file first, then the command line over it (its password too). */
+	err = load_config(argc, argv, &cf, path);
+	err = err ?: parse_config(&cf, path, &st);
+	conffile_free(&cf);
 	if (err)
 		return err;
-	if (have_pcp && !o->common.vlan_id)
+	st.have_password = false;
+	err = cli_parse(argc, argv, &config_up_options, up_option, &st);
+	err = err ?: finish_daemon_options(argc, argv, o->iface, &o->common);
+	if (err)
+		return err;
+	if (st.have_pcp && !o->common.vlan_id)
 		return bad("--vlan-pcp", "", "needs --vlan");
 	if (!strcmp(o->ifname, o->iface))
 		return bad("--ifname", o->ifname, "must differ from the WAN interface");
-	if (o->user[0] && !have_password)
-		pxp_warn("--user '%s' without --password or --password-file: "
-			 "authenticating with an empty password",
-			 o->user);
+	if (o->defaultroute6 && !o->common.ipv6)
+		return bad("--defaultroute6", "", "needs --ipv6");
+	if (o->replacedefaultroute && !o->defaultroute)
+		pxp_warn("--replacedefaultroute without --defaultroute: no default route is added");
+	if (o->metric >= 0 && !o->defaultroute && !o->defaultroute6)
+		pxp_warn("--metric %" PRId64 " without --defaultroute or --defaultroute6: no route "
+			 "takes it",
+			 o->metric);
+	if (o->user[0] && !st.any_password && password_from_secrets(o))
+		pxp_warn("--user '%s' without a password (none given, none in %s/chap-secrets or "
+			 "pap-secrets): authenticating with an empty password",
+			 o->user, hook_dir());
 	return 0;
 }
 
@@ -641,78 +907,143 @@ static int parse_pool(const char *s, struct server_settings *o)
 	return 0;
 }
 
+static int parse_ipv6_pool(const char *s, struct server_settings *o)
+{
+	unsigned int len;
+
+	if (config_parse_cidr6(s, 64, o->ipv6_pool, &len))
+		return bad("--ipv6-pool", s,
+			   "expected an IPv6 prefix of /1 to /64 with no host bits, like "
+			   "2001:db8:1::/48");
+	o->ipv6_pool_len = (uint8_t)len;
+	snprintf(o->ipv6_pool_text, sizeof(o->ipv6_pool_text), "%s", s);
+	return 0;
+}
+
+static int parse_pd_pool(const char *s, struct server_settings *o)
+{
+	char prefix[sizeof(o->pd_pool_text)];
+	const char *comma = strrchr(s, ',');
+	unsigned int len, pd_len;
+
+	if (!comma || (size_t)(comma - s) >= sizeof(prefix))
+		return bad("--pd-pool", s, "expected PREFIX/LEN,PDLEN like 2001:db8:100::/40,56");
+	memcpy(prefix, s, (size_t)(comma - s));
+	prefix[comma - s] = '\0';
+	if (config_parse_cidr6(prefix, 64, o->pd_pool, &len))
+		return bad("--pd-pool", s,
+			   "the pool must be an IPv6 prefix of /1 to /64 with no host bits");
+	if (config_parse_uint(comma + 1, len, 64, &pd_len))
+		return bad("--pd-pool", s,
+			   "the delegated length must be from the pool's length to 64");
+	o->pd_pool_len = (uint8_t)len;
+	o->pd_len = (uint8_t)pd_len;
+	snprintf(o->pd_pool_text, sizeof(o->pd_pool_text), "%s", s);
+	return 0;
+}
+
+/* What only --ipv6 gives a meaning to. */
+static int check_server_ipv6(const struct server_settings *o)
+{
+	const char *needs = o->ipv6_pool_len ? "--ipv6-pool"
+			    : o->pd_pool_len ? "--pd-pool"
+			    : o->dns6_count  ? "--dns6"
+			    : o->ra_managed  ? "--ra-managed"
+					     : NULL;
+
+	if (needs && !o->common.ipv6) {
+		pxp_err("server: %s needs --ipv6", needs);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+struct server_parse {
+	struct server_settings *o;
+	unsigned int dns_count;
+	bool have_pool;
+};
+
+static int server_option(int c, char *arg, void *ctx)
+{
+	struct server_parse *st = ctx;
+	struct server_settings *o = st->o;
+	int err;
+
+	err = parse_daemon_option(c, arg, &o->common);
+	if (err <= 0)
+		return err;
+	switch (c) {
+	case OPT_LOCAL:
+		return parse_ipv4("--local", arg, &o->local_ip);
+	case OPT_POOL:
+		err = parse_pool(arg, o);
+		st->have_pool = st->have_pool || !err;
+		return err;
+	case OPT_AC_NAME:
+		return copy_name("--ac-name", arg, o->ac_name, sizeof(o->ac_name));
+	case OPT_AUTH:
+		return parse_auth(arg, &o->auth);
+	case OPT_SECRETS:
+		return copy_name("--secrets", arg, o->secrets_file, sizeof(o->secrets_file));
+	case OPT_MAX_SESSIONS:
+		if (config_parse_uint(arg, 1, DISC_AC_MAX_SESSIONS, &o->max_sessions))
+			return bad("--max-sessions", arg, "must be 1 to 1024");
+		return 0;
+	case OPT_DNS:
+		if (st->dns_count == PXP_MAX_DNS)
+			return bad("--dns", arg, "at most two DNS servers");
+		err = parse_ipv4("--dns", arg, &o->dns[st->dns_count]);
+		st->dns_count += !err;
+		return err;
+	case OPT_IPV6_POOL:
+		return parse_ipv6_pool(arg, o);
+	case OPT_PD_POOL:
+		return parse_pd_pool(arg, o);
+	case OPT_DNS6:
+		if (o->dns6_count == PXP_MAX_DNS)
+			return bad("--dns6", arg, "at most two DNS servers");
+		if (inet_pton(AF_INET6, arg, o->dns6[o->dns6_count]) != 1)
+			return bad("--dns6", arg, "not an IPv6 address");
+		o->dns6_count++;
+		return 0;
+	case OPT_RA_INTERVAL:
+		if (config_parse_uint(arg, RA_INTERVAL_MIN_S, RA_INTERVAL_MAX_S, &o->ra_interval_s))
+			return bad("--ra-interval", arg,
+				   "must be " CLI_STR(RA_INTERVAL_MIN_S) " to " CLI_STR(
+					   RA_INTERVAL_MAX_S) " seconds");
+		return 0;
+	case OPT_RA_MANAGED:
+		o->ra_managed = true;
+		return 0;
+	default:
+		return 1;
+	}
+}
+
 int config_parse_server(int argc, char **argv, struct server_settings *o)
 {
-	struct cli_getopt g;
-	unsigned int dns_count = 0;
-	bool have_pool = false;
+	struct server_parse st = { .o = o };
 	uint32_t local_host;
-	int c, err;
+	int err;
 
 	memset(o, 0, sizeof(*o));
 	daemon_defaults(&o->common);
 	o->auth = PPP_AUTH_PAP;
 	o->max_sessions = PXP_DEFAULT_MAX_SESSIONS;
-	cli_getopt_init(&g, &config_server_options);
-	optind = 0;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, g.shortopts, g.longopts, NULL)) != -1) {
-		err = parse_daemon_option(c, optarg, &o->common);
-		if (err <= 0) {
-			if (err)
-				return err;
-			continue;
-		}
-		switch (c) {
-		case OPT_LOCAL:
-			err = parse_ipv4("--local", optarg, &o->local_ip);
-			if (err)
-				return err;
-			break;
-		case OPT_POOL:
-			err = parse_pool(optarg, o);
-			if (err)
-				return err;
-			have_pool = true;
-			break;
-		case OPT_AC_NAME:
-			if (copy_name("--ac-name", optarg, o->ac_name, sizeof(o->ac_name)))
-				return -EINVAL;
-			break;
-		case OPT_AUTH:
-			err = parse_auth(optarg, &o->auth);
-			if (err)
-				return err;
-			break;
-		case OPT_SECRETS:
-			if (copy_name("--secrets", optarg, o->secrets_file,
-				      sizeof(o->secrets_file)))
-				return -EINVAL;
-			break;
-		case OPT_MAX_SESSIONS:
-			if (config_parse_uint(optarg, 1, DISC_AC_MAX_SESSIONS, &o->max_sessions))
-				return bad("--max-sessions", optarg, "must be 1 to 1024");
-			break;
-		case OPT_DNS:
-			if (dns_count == PXP_MAX_DNS)
-				return bad("--dns", optarg, "at most two DNS servers");
-			err = parse_ipv4("--dns", optarg, &o->dns[dns_count]);
-			if (err)
-				return err;
-			dns_count++;
-			break;
-		default:
-			return bad(argv[0], argv[optind - 1], "unknown option or missing value");
-		}
-	}
+	o->ra_interval_s = PXP_DEFAULT_RA_INTERVAL_S;
+	err = cli_parse(argc, argv, &config_server_options, server_option, &st);
+	if (err)
+		return err;
 	err = finish_daemon_options(argc, argv, o->iface, &o->common);
+	err = err ?: check_server_ipv6(o);
 	if (err)
 		return err;
 	if (!o->local_ip) {
 		pxp_err("server: --local IP is required");
 		return -EINVAL;
 	}
-	if (!have_pool) {
+	if (!st.have_pool) {
 		pxp_err("server: --pool CIDR is required");
 		return -EINVAL;
 	}
@@ -742,17 +1073,20 @@ const struct cli_options config_down_options = {
 	.own = no_options,
 };
 
+/* The options of a command that has none but --help, which main.c answers. */
+static int no_option(int c, char *arg, void *ctx)
+{
+	(void)c;
+	(void)arg;
+	(void)ctx;
+	return 1;
+}
+
 int config_parse_down(int argc, char **argv, struct down_options *o)
 {
-	struct cli_getopt g;
-
 	memset(o, 0, sizeof(*o));
-	cli_getopt_init(&g, &config_down_options);
-	optind = 0;
-	opterr = 0;
-	if (getopt_long(argc, argv, g.shortopts, g.longopts, NULL) != -1)
-		return bad(argv[0], argv[optind - 1], "unknown option");
-	return take_iface(argc, argv, o->iface, false);
+	return cli_parse(argc, argv, &config_down_options, no_option, NULL)
+		       ?: take_iface(argc, argv, o->iface, false);
 }
 
 static const struct cli_option status_options[] = {
@@ -766,21 +1100,22 @@ const struct cli_options config_status_options = {
 	.own = status_options,
 };
 
+static int status_option(int c, char *arg, void *ctx)
+{
+	struct status_options *o = ctx;
+
+	(void)arg;
+	if (c != 'j')
+		return 1;
+	o->json = true;
+	return 0;
+}
+
 int config_parse_status(int argc, char **argv, struct status_options *o)
 {
-	struct cli_getopt g;
-	int c;
-
 	memset(o, 0, sizeof(*o));
-	cli_getopt_init(&g, &config_status_options);
-	optind = 0;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, g.shortopts, g.longopts, NULL)) != -1) {
-		if (c != 'j')
-			return bad(argv[0], argv[optind - 1], "unknown option");
-		o->json = true;
-	}
-	return take_iface(argc, argv, o->iface, true);
+	return cli_parse(argc, argv, &config_status_options, status_option, o)
+		       ?: take_iface(argc, argv, o->iface, true);
 }
 
 int config_parse_seconds(const char *s, unsigned int min_ms, unsigned int max_ms, unsigned int *ms)
@@ -826,33 +1161,35 @@ const struct cli_options config_stats_options = {
 	.own = stats_options,
 };
 
+static int stats_option(int c, char *arg, void *ctx)
+{
+	struct stats_options *o = ctx;
+
+	switch (c) {
+	case 'j':
+		o->json = true;
+		return 0;
+	case OPT_WATCH:
+		o->watch = true;
+		return 0;
+	case OPT_INTERVAL:
+		if (config_parse_seconds(arg, 100, 3600 * 1000, &o->interval_ms))
+			return bad("--interval", arg, "must be seconds from 0.1 to 3600, e.g. 0.5");
+		return 0;
+	default:
+		return 1;
+	}
+}
+
 int config_parse_stats(int argc, char **argv, struct stats_options *o)
 {
-	struct cli_getopt g;
-	int c, err;
+	int err;
 
 	memset(o, 0, sizeof(*o));
 	o->interval_ms = PXP_STATS_DEFAULT_INTERVAL_MS;
-	cli_getopt_init(&g, &config_stats_options);
-	optind = 0;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, g.shortopts, g.longopts, NULL)) != -1) {
-		switch (c) {
-		case 'j':
-			o->json = true;
-			break;
-		case OPT_WATCH:
-			o->watch = true;
-			break;
-		case OPT_INTERVAL:
-			if (config_parse_seconds(optarg, 100, 3600 * 1000, &o->interval_ms))
-				return bad("--interval", optarg,
-					   "must be seconds from 0.1 to 3600, e.g. 0.5");
-			break;
-		default:
-			return bad(argv[0], argv[optind - 1], "unknown option");
-		}
-	}
+	err = cli_parse(argc, argv, &config_stats_options, stats_option, o);
+	if (err)
+		return err;
 	err = take_iface(argc, argv, o->iface, true);
 	if (err)
 		return err;
@@ -875,32 +1212,31 @@ const struct cli_options config_discover_options = {
 	.own = discover_options,
 };
 
+static int discover_option(int c, char *arg, void *ctx)
+{
+	struct discover_options *o = ctx;
+	unsigned int v;
+
+	switch (c) {
+	case OPT_TIMEOUT:
+		if (config_parse_uint(arg, 1, 60, &v))
+			return bad("--timeout", arg, "must be 1 to 60 seconds");
+		o->timeout_ms = v * 1000;
+		return 0;
+	case 'v':
+		if (config_parse_uint(arg, 1, MAX_VLAN_ID, &v))
+			return bad("--vlan", arg, "must be a VLAN id from 1 to 4094");
+		o->vlan_id = (uint16_t)v;
+		return 0;
+	default:
+		return 1;
+	}
+}
+
 int config_parse_discover(int argc, char **argv, struct discover_options *o)
 {
-	struct cli_getopt g;
-	unsigned int v;
-	int c;
-
 	memset(o, 0, sizeof(*o));
 	o->timeout_ms = PXP_DISCOVER_DEFAULT_TIMEOUT_MS;
-	cli_getopt_init(&g, &config_discover_options);
-	optind = 0;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, g.shortopts, g.longopts, NULL)) != -1) {
-		switch (c) {
-		case OPT_TIMEOUT:
-			if (config_parse_uint(optarg, 1, 60, &v))
-				return bad("--timeout", optarg, "must be 1 to 60 seconds");
-			o->timeout_ms = v * 1000;
-			break;
-		case 'v':
-			if (config_parse_uint(optarg, 1, MAX_VLAN_ID, &v))
-				return bad("--vlan", optarg, "must be a VLAN id from 1 to 4094");
-			o->vlan_id = (uint16_t)v;
-			break;
-		default:
-			return bad(argv[0], argv[optind - 1], "unknown option or missing value");
-		}
-	}
-	return take_iface(argc, argv, o->iface, false);
+	return cli_parse(argc, argv, &config_discover_options, discover_option, o)
+		       ?: take_iface(argc, argv, o->iface, false);
 }

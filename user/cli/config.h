@@ -28,8 +28,12 @@
 #define PXP_KEEPALIVE_INTERVAL_ALONE_S	 5
 #define PXP_DEFAULT_MAXFAIL		 10
 #define PXP_DEFAULT_HOLDOFF_S		 5
+/* --metric: the kernel keeps a route's priority in 32 bits. */
+#define PXP_ROUTE_METRIC_MAX		 4294967295
 #define PXP_DEFAULT_MAX_SESSIONS	 64
 #define PXP_DISCOVER_DEFAULT_TIMEOUT_MS	 3000
+/* The AC's router advertisements: seconds between unsolicited ones (RFC 4861's default). */
+#define PXP_DEFAULT_RA_INTERVAL_S	 600
 /* The server's --secrets by its --auth, as pppd's. */
 #define PXP_PAP_SECRETS			 "/etc/ppp/pap-secrets"
 #define PXP_CHAP_SECRETS		 "/etc/ppp/chap-secrets"
@@ -77,6 +81,8 @@ int config_parse_seconds(const char *s, unsigned int min_ms, unsigned int max_ms
 int config_parse_uint(const char *s, unsigned int min, unsigned int max, unsigned int *out);
 int config_parse_hex(const char *s, uint8_t *out, size_t cap, size_t *len);
 int config_parse_cidr(const char *s, uint32_t *net_host_order, unsigned int *prefix);
+/* An IPv6 prefix "2001:db8::/48" with no host bits set; its length from 1 to max_len. */
+int config_parse_cidr6(const char *s, unsigned int max_len, uint8_t prefix[16], unsigned int *len);
 int config_parse_ifname(const char *s, char out[IF_NAMESIZE]);
 
 #endif

@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "client.h"
+#include "conffile.h"
 #include "config.h"
 #include "control.h"
 #include "daemon.h"
@@ -48,10 +49,25 @@ static int report_outcome(const char *what, const struct daemon_report *r)
 	return r->code;
 }
 
+/* --logfile opened before the fork, so that the command says why it cannot be. */
+static int open_logfile(const struct daemon_settings *d)
+{
+	int err;
+
+	if (!d->logfile[0])
+		return 0;
+	err = pxp_log_open_file(d->logfile);
+	if (err)
+		pxp_err("--logfile '%s': %s", d->logfile, strerror(-err));
+	return err;
+}
+
 /* A failed preflight's exit code: on a down link discovery cannot succeed. */
 static int preflight_exit(int err)
 {
-	return err == -ENETDOWN ? PXP_EXIT_NO_PADO : PXP_EXIT_FATAL;
+	if (err == -ENETDOWN)
+		return PXP_EXIT_NO_PADO;
+	return err == -ENODEV ? PXP_EXIT_OPEN : PXP_EXIT_FATAL;
 }
 
 static int cmd_up(int argc, char **argv)
@@ -65,6 +81,10 @@ static int cmd_up(int argc, char **argv)
 		return PXP_EXIT_OPTION;
 	}
 	pxp_log_set_level(o.common.log_level);
+	if (open_logfile(&o.common)) {
+		client_settings_wipe(&o);
+		return PXP_EXIT_OPTION;
+	}
 	err = preflight_iface(o.iface, o.persist ? PREFLIGHT_LINK_WARN : PREFLIGHT_LINK_UP);
 	if (err) {
 		client_settings_wipe(&o);
@@ -97,6 +117,8 @@ static int cmd_server(int argc, char **argv)
 	if (config_parse_server(argc, argv, &o))
 		return PXP_EXIT_OPTION;
 	pxp_log_set_level(o.common.log_level);
+	if (open_logfile(&o.common))
+		return PXP_EXIT_OPTION;
 	err = preflight_iface(o.iface, PREFLIGHT_LINK_ANY);
 	if (err)
 		return preflight_exit(err);
@@ -408,9 +430,39 @@ static int cmd_help(int argc, char **argv)
 	printf("\nExit codes:\n");
 	for (code = 0; code <= MAX_EXIT_CODE; code++)
 		if (exit_code_named(code))
-			printf("  %2d  %s\n", code, pxp_exit_name(code));
+			printf("  %2d  %-31s %s\n", code, pxp_exit_name(code),
+			       pxp_exit_pppd_name(code));
 	printf("\nSee pppoe-xp(8) and docs/operation.md.\n");
 	return PXP_EXIT_OK;
+}
+
+/* Each word of the configuration file and what it becomes (conffile.c's table). */
+static void print_man_config_words(void)
+{
+	printf(".SH \"CONFIGURATION FILE\"\n"
+	       "The words of /etc/pppoe-xp/IFACE.conf (see FILES), pppd's, and the option of\n"
+	       ".B up\n"
+	       "each stands for.\n");
+	for (const struct conffile_word *w = conffile_words; w->word; w++) {
+		printf(".TP\n\\fB");
+		cli_man_text(w->word, stdout);
+		printf("\\fR%s\n", w->arg ? " \\fIVALUE\\fR" : "");
+		if (!w->option) {
+			printf("not supported yet (an error)\n");
+		} else if (w->undoes) {
+			printf("takes back an earlier \\fB\\-\\-");
+			cli_man_text(w->undoes, stdout);
+			printf("\\fR\n");
+		} else if (!w->option[0]) {
+			printf("accepted, changes nothing: ");
+			cli_man_text(w->note, stdout);
+			printf("\n");
+		} else {
+			printf("\\fB\\-\\-");
+			cli_man_text(w->option, stdout);
+			printf("\\fR\n");
+		}
+	}
 }
 
 /* The sections of pppoe-xp(8) made from the tables, for the build to put into its prose. */
@@ -426,11 +478,14 @@ static void print_man_sections(void)
 		printf(".SS \"%s %s\"\n%s.\n", c->name, c->options->operands, c->help);
 		cli_print_man(c->options, stdout);
 	}
+	print_man_config_words();
 	printf(".SH \"EXIT STATUS\"\n"
-	       "They follow pppd's where one fits; docs/operation.md says more of each.\n");
+	       "The numbers and meanings of pppd's (its name in parentheses), so that scripts "
+	       "and netifd read them as pppd's; docs/operation.md says more of each.\n");
 	for (code = 0; code <= MAX_EXIT_CODE; code++)
 		if (exit_code_named(code))
-			printf(".TP\n.B %d\n%s\n", code, pxp_exit_name(code));
+			printf(".TP\n.B %d\n%s (%s): %s.\n", code, pxp_exit_name(code),
+			       pxp_exit_pppd_name(code), pxp_exit_causes(code));
 }
 
 int main(int argc, char **argv)
@@ -462,7 +517,7 @@ int main(int argc, char **argv)
 		}
 		if (c->needs_root && geteuid()) {
 			pxp_err("%s: must run as root", c->name);
-			return PXP_EXIT_FATAL;
+			return PXP_EXIT_NOT_ROOT;
 		}
 		return c->run(argc - 1, argv + 1);
 	}

@@ -112,8 +112,7 @@ void cli_print_help(const struct cli_options *set, const char *summary, FILE *ou
 	}
 }
 
-/* Text into roff: backslashes and minus signs escaped, no line taken for a request. */
-static void man_text(const char *s, FILE *out)
+void cli_man_text(const char *s, FILE *out)
 {
 	if (*s == '.' || *s == '\'')
 		fputs("\\&", out);
@@ -135,18 +134,18 @@ void cli_print_man(const struct cli_options *set, FILE *out)
 		if (has_short(o))
 			fprintf(out, "\\fB\\-%c\\fR, ", o->key);
 		fputs("\\fB\\-\\-", out);
-		man_text(o->name, out);
+		cli_man_text(o->name, out);
 		fputs("\\fR", out);
 		if (o->arg) {
 			fputs(" \\fI", out);
-			man_text(o->arg, out);
+			cli_man_text(o->arg, out);
 			fputs("\\fR", out);
 		}
 		fputc('\n', out);
-		man_text(o->help, out);
+		cli_man_text(o->help, out);
 		if (o->dflt) {
 			fputs(" (default: ", out);
-			man_text(o->dflt, out);
+			cli_man_text(o->dflt, out);
 			fputc(')', out);
 		}
 		fputc('\n', out);

@@ -49,6 +49,8 @@ void cli_getopt_init(struct cli_getopt *g, const struct cli_options *set);
 bool cli_wants_help(int argc, char **argv, const struct cli_options *set);
 /* "usage: pppoe-xp up IFACE [options]", the summary, then one line per option. */
 void cli_print_help(const struct cli_options *set, const char *summary, FILE *out);
+/* Text into roff: backslashes and minus signs escaped, no line taken for a request. */
+void cli_man_text(const char *s, FILE *out);
 /* The options as man(7) .TP paragraphs. */
 void cli_print_man(const struct cli_options *set, FILE *out);
 

@@ -2,16 +2,21 @@
 #include "log.h"
 
 #include <bpf/libbpf.h>
+#include <errno.h>
+#include <fcntl.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <sys/stat.h>
 #include <syslog.h>
+#include <time.h>
+#include <unistd.h>
 
 /* Where syslog(3) writes: a minimal image or a container may have none. */
 #define SYSLOG_SOCKET "/dev/log"
 
 static enum pxp_log_level log_level = PXP_LOG_INFO;
 static bool log_to_syslog;
+static int log_file_fd = -1;
 static char last_error[240];
 
 void pxp_log_set_level(enum pxp_log_level level)
@@ -41,6 +46,45 @@ void pxp_log_use_syslog(bool on)
 	else if (!on && log_to_syslog)
 		closelog();
 	log_to_syslog = on;
+}
+
+int pxp_log_open_file(const char *path)
+{
+	int fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC | O_NOCTTY, 0600);
+
+	if (fd < 0)
+		return -errno;
+	if (log_file_fd >= 0)
+		close(log_file_fd);
+	log_file_fd = fd;
+	return 0;
+}
+
+/* One line, one write(2): with O_APPEND, lines of two processes never interleave. */
+static void log_file_line(const char *prefix, const char *fmt, va_list ap)
+{
+	char line[1024];
+	struct tm tm;
+	time_t now = time(NULL);
+	size_t n;
+	int len;
+
+	localtime_r(&now, &tm);
+	n = strftime(line, sizeof(line), "%Y-%m-%d %H:%M:%S ", &tm);
+	len = snprintf(line + n, sizeof(line) - n, "pppoe-xp[%ld]: %s", (long)getpid(), prefix);
+	if (len < 0)
+		return;
+	n += (size_t)len;
+	if (n < sizeof(line)) {
+		len = vsnprintf(line + n, sizeof(line) - n, fmt, ap);
+		n = len < 0 ? n : n + (size_t)len;
+	}
+	if (n > sizeof(line) - 2)
+		n = sizeof(line) - 2; /* cut, but still one line */
+	line[n++] = '\n';
+	if (write(log_file_fd, line, n) < 0) {
+		/* Nowhere better to say so: the line still reaches stderr or syslog. */
+	}
 }
 
 static int syslog_priority(enum pxp_log_level level)
@@ -75,6 +119,13 @@ static void log_va(enum pxp_log_level level, const char *fmt, va_list ap)
 	}
 	if (level > log_level)
 		return;
+	if (log_file_fd >= 0) {
+		va_list copy;
+
+		va_copy(copy, ap);
+		log_file_line(prefix[level], fmt, copy);
+		va_end(copy);
+	}
 	if (log_to_syslog) {
 		vsyslog(syslog_priority(level), fmt, ap);
 		return;

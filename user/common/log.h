@@ -2,11 +2,12 @@
 /*
  * The one logging module of the daemon and the CLI. Messages go to stderr while a
  * terminal is attached and to syslog once the daemon runs in the background (stderr
- * again where no syslog socket exists). libbpf's own messages are routed through it
- * (pxp_log_hook_libbpf). Never pass secrets or per-packet wire data to these functions:
- * the protocol cores count malformed input instead of logging it. The one exception is
- * --debug, which logs each PPP control packet as pppoe/ppp_decode.c prints it (wire
- * strings escaped, PAP passwords hidden).
+ * again where no syslog socket exists), and to --logfile as well where one is given. libbpf's own
+ * messages are routed through it (pxp_log_hook_libbpf). Never pass secrets or per-packet wire data
+ * to these functions: the protocol cores count malformed input instead of logging it. The one
+ * exception is
+ * --debug, which logs each PPP control packet and discovery frame as pppoe/ppp_decode.c
+ * prints it (wire strings escaped, PAP passwords hidden, AC-Cookies by length only).
  *
  * Concurrency: called from the daemon's single thread.
  */
@@ -31,6 +32,12 @@ bool pxp_log_enabled(enum pxp_log_level level);
  * Without a syslog socket (/dev/log) the messages stay on stderr.
  */
 void pxp_log_use_syslog(bool on);
+/*
+ * Also append every line shown to path (pppd's logfile), with a time stamp: opened
+ * O_APPEND | O_CLOEXEC (scripts the daemon runs do not inherit it), created mode 0600.
+ * Kept across the daemon's fork. 0 or -errno.
+ */
+int pxp_log_open_file(const char *path);
 bool pxp_log_syslog_available(void);
 /*
  * Route libbpf's warnings through this module (at WARN); its info and debug messages, the

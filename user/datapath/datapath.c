@@ -723,6 +723,13 @@ int pxp_dp_session_set_mtu(struct pxp_dp *dp, uint16_t session_id, uint16_t mtu)
 	return 0;
 }
 
+int pxp_dp_session_accept_ra(struct pxp_dp *dp, uint16_t session_id)
+{
+	struct dp_session *ds = find_session(dp, session_id);
+
+	return ds ? pxp_netdev_accept_ra(ds->nd.name) : -ENOENT;
+}
+
 int pxp_dp_session_del(struct pxp_dp *dp, uint16_t session_id)
 {
 	struct dp_session *ds = find_session(dp, session_id);

@@ -84,6 +84,11 @@ int pxp_dp_set_cpu_spread(struct pxp_dp *dp, unsigned int nr_cpus);
 /* Create the session netdev and start moving the session's frames; *ifindex gets its index. */
 int pxp_dp_session_add(struct pxp_dp *dp, const struct pxp_dp_session *s, int *ifindex);
 int pxp_dp_session_set_mtu(struct pxp_dp *dp, uint16_t session_id, uint16_t mtu);
+/*
+ * The session netdev takes the AC's router advertisements: a SLAAC address from the
+ * advertised prefix and the default route via the AC's link-local address.
+ */
+int pxp_dp_session_accept_ra(struct pxp_dp *dp, uint16_t session_id);
 /* Stop forwarding the session and delete its netdev. */
 int pxp_dp_session_del(struct pxp_dp *dp, uint16_t session_id);
 /* Detach everything from the WAN port and free dp; safe with NULL. */

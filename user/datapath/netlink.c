@@ -178,27 +178,219 @@ int pxp_netlink_del_link_local(struct pxp_netlink *nl, int ifindex, const uint8_
 	return link_local(nl, false, ifindex, ifid);
 }
 
-static int default_route(struct pxp_netlink *nl, bool add, int ifindex)
+void pxp_route_default(struct pxp_route *r, int family, int ifindex, uint32_t metric)
 {
-	uint32_t any = 0;
-	struct nl_addr *dst = make_addr(AF_INET, &any, 4, 0);
+	memset(r, 0, sizeof(*r));
+	r->family = (uint8_t)family;
+	r->protocol = PXP_RTPROT;
+	/* A route through a point-to-point netdev without a gateway reaches its peer directly. */
+	r->scope = RT_SCOPE_LINK;
+	r->ifindex = (uint32_t)ifindex;
+	r->metric = metric;
+	r->nexthops = 1;
+}
+
+static size_t addr_len(int family)
+{
+	return family == AF_INET6 ? 16 : 4;
+}
+
+static bool addr_set(const uint8_t a[16])
+{
+	static const uint8_t zero[16];
+
+	return memcmp(a, zero, sizeof(zero)) != 0;
+}
+
+/* A default route of the main table as libnl holds it, in our terms. */
+static void route_from_nl(struct rtnl_route *route, struct pxp_route *r)
+{
+	struct rtnl_nexthop *nh = rtnl_route_nexthop_n(route, 0);
+	struct nl_addr *a;
+
+	memset(r, 0, sizeof(*r));
+	r->family = rtnl_route_get_family(route);
+	r->protocol = rtnl_route_get_protocol(route);
+	r->scope = rtnl_route_get_scope(route);
+	r->metric = rtnl_route_get_priority(route);
+	r->nexthops = (uint8_t)rtnl_route_get_nnexthops(route);
+	a = rtnl_route_get_pref_src(route);
+	if (a && nl_addr_get_len(a) == addr_len(r->family))
+		memcpy(r->prefsrc, nl_addr_get_binary_addr(a), nl_addr_get_len(a));
+	if (!nh)
+		return;
+	r->ifindex = (uint32_t)rtnl_route_nh_get_ifindex(nh);
+	a = rtnl_route_nh_get_gateway(nh);
+	if (a && nl_addr_get_len(a) == addr_len(r->family))
+		memcpy(r->gateway, nl_addr_get_binary_addr(a), nl_addr_get_len(a));
+}
+
+struct find_ctx {
+	int family, not_via;
+	int64_t metric;
+	struct pxp_route *found;
+	bool hit;
+};
+
+static void find_one(struct nl_object *obj, void *arg)
+{
+	struct rtnl_route *route = (struct rtnl_route *)obj;
+	struct find_ctx *f = arg;
+	struct nl_addr *dst = rtnl_route_get_dst(route);
+	struct pxp_route r;
+
+	if (f->hit || rtnl_route_get_family(route) != f->family ||
+	    rtnl_route_get_table(route) != RT_TABLE_MAIN ||
+	    rtnl_route_get_type(route) != RTN_UNICAST || (dst && nl_addr_get_prefixlen(dst)))
+		return;
+	route_from_nl(route, &r);
+	if ((f->not_via && r.nexthops == 1 && r.ifindex == (uint32_t)f->not_via) ||
+	    (f->metric >= 0 && r.metric != (uint64_t)f->metric))
+		return;
+	*f->found = r;
+	f->hit = true;
+}
+
+int pxp_netlink_find_default_route(struct pxp_netlink *nl, int family, int not_via, int64_t metric,
+				   struct pxp_route *found)
+{
+	struct find_ctx f = {
+		.family = family, .not_via = not_via, .metric = metric, .found = found
+	};
+	struct nl_cache *cache;
+	int err;
+
+	err = nl_to_errno(rtnl_route_alloc_cache(nl->sock, family, 0, &cache));
+	if (err)
+		return err;
+	nl_cache_foreach(cache, find_one, &f);
+	nl_cache_free(cache);
+	return f.hit ? 0 : -ENOENT;
+}
+
+/* The route r as a libnl object: every field given, so that the kernel matches them all. */
+static int route_to_nl(const struct pxp_route *r, struct rtnl_route **out)
+{
+	uint8_t any[16] = { 0 };
+	size_t len = addr_len(r->family);
+	struct nl_addr *dst = make_addr(r->family, any, len, 0), *a = NULL;
+	struct rtnl_route *route = rtnl_route_alloc();
+	struct rtnl_nexthop *nh = rtnl_route_nh_alloc();
+	int err = -ENOMEM;
+
+	if (!dst || !route || !nh)
+		goto out;
+	rtnl_route_set_family(route, r->family);
+	rtnl_route_set_table(route, RT_TABLE_MAIN);
+	rtnl_route_set_protocol(route, r->protocol);
+	rtnl_route_set_scope(route, r->scope);
+	rtnl_route_set_type(route, RTN_UNICAST);
+	rtnl_route_set_priority(route, r->metric);
+	err = nl_to_errno(rtnl_route_set_dst(route, dst));
+	if (!err && addr_set(r->prefsrc)) {
+		a = make_addr(r->family, r->prefsrc, len, (int)len * 8);
+		err = a ? nl_to_errno(rtnl_route_set_pref_src(route, a)) : -ENOMEM;
+	}
+	if (err)
+		goto out;
+	rtnl_route_nh_set_ifindex(nh, (int)r->ifindex);
+	if (addr_set(r->gateway)) {
+		if (a)
+			nl_addr_put(a);
+		a = make_addr(r->family, r->gateway, len, (int)len * 8);
+		if (!a) {
+			err = -ENOMEM;
+			goto out;
+		}
+		rtnl_route_nh_set_gateway(nh, a);
+	}
+	rtnl_route_add_nexthop(route, nh);
+	nh = NULL; /* owned by the route now */
+	*out = route;
+	route = NULL;
+out:
+	if (nh)
+		rtnl_route_nh_free(nh);
+	if (route)
+		rtnl_route_put(route);
+	if (a)
+		nl_addr_put(a);
+	if (dst)
+		nl_addr_put(dst);
+	return err;
+}
+
+int pxp_netlink_route_add(struct pxp_netlink *nl, const struct pxp_route *r)
+{
+	struct rtnl_route *route;
+	int err = route_to_nl(r, &route);
+
+	if (err)
+		return err;
+	/* No NLM_F_EXCL: that refuses any route of the same metric, not only this one. */
+	err = nl_to_errno(rtnl_route_add(nl->sock, route, NLM_F_CREATE));
+	rtnl_route_put(route);
+	return err;
+}
+
+int pxp_netlink_route_del(struct pxp_netlink *nl, const struct pxp_route *r)
+{
+	struct rtnl_route *route;
+	int err;
+
+	/* Without a netdev the kernel would delete the first default route of any. */
+	if (!r->ifindex)
+		return -EINVAL;
+	err = route_to_nl(r, &route);
+	if (err)
+		return err;
+	err = nl_to_errno(rtnl_route_delete(nl->sock, route, 0));
+	rtnl_route_put(route);
+	return err;
+}
+
+void pxp_route_describe(const struct pxp_route *r, char *buf, size_t cap)
+{
+	char gw[INET6_ADDRSTRLEN] = "", dev[IF_NAMESIZE];
+	int n = 0;
+
+	if (addr_set(r->gateway))
+		inet_ntop(r->family, r->gateway, gw, sizeof(gw));
+	if (r->nexthops > 1)
+		n = snprintf(buf, cap, "with %u next hops", r->nexthops);
+	else if (gw[0])
+		n = snprintf(buf, cap, "via %s dev %s", gw,
+			     if_indextoname(r->ifindex, dev) ?: "(gone)");
+	else
+		n = snprintf(buf, cap, "dev %s", if_indextoname(r->ifindex, dev) ?: "(gone)");
+	if (n >= 0 && (size_t)n < cap)
+		snprintf(buf + n, cap - (size_t)n, " metric %u proto %u", r->metric, r->protocol);
+}
+
+static int route6(struct pxp_netlink *nl, bool add, int ifindex, const uint8_t prefix[16],
+		  unsigned int len, const uint8_t *gw)
+{
+	struct nl_addr *dst = make_addr(AF_INET6, prefix, 16, (int)len);
+	struct nl_addr *via = gw ? nl_addr_build(AF_INET6, gw, 16) : NULL;
 	struct rtnl_route *route = rtnl_route_alloc();
 	struct rtnl_nexthop *nh = rtnl_route_nh_alloc();
 	int err;
 
-	if (!dst || !route || !nh) {
+	if (!dst || !route || !nh || (gw && !via)) {
 		err = -ENOMEM;
 		goto out;
 	}
-	rtnl_route_set_family(route, AF_INET);
+	rtnl_route_set_family(route, AF_INET6);
 	rtnl_route_set_table(route, RT_TABLE_MAIN);
 	rtnl_route_set_protocol(route, RTPROT_BOOT);
-	rtnl_route_set_scope(route, RT_SCOPE_LINK);
+	rtnl_route_set_scope(route, RT_SCOPE_UNIVERSE);
 	rtnl_route_set_type(route, RTN_UNICAST);
 	err = nl_to_errno(rtnl_route_set_dst(route, dst));
 	if (err)
 		goto out;
 	rtnl_route_nh_set_ifindex(nh, ifindex);
+	if (via)
+		rtnl_route_nh_set_gateway(nh, via);
 	rtnl_route_add_nexthop(route, nh);
 	nh = NULL; /* owned by the route now */
 	if (add) {
@@ -207,23 +399,56 @@ static int default_route(struct pxp_netlink *nl, bool add, int ifindex)
 			err = 0;
 	} else {
 		err = nl_to_errno(rtnl_route_delete(nl->sock, route, 0));
+		if (err == -ENODEV)
+			err = 0;
 	}
 out:
 	if (nh)
 		rtnl_route_nh_free(nh);
 	if (route)
 		rtnl_route_put(route);
+	if (via)
+		nl_addr_put(via);
 	if (dst)
 		nl_addr_put(dst);
 	return err;
 }
 
-int pxp_netlink_add_default_route(struct pxp_netlink *nl, int ifindex)
+int pxp_netlink_add_route6(struct pxp_netlink *nl, int ifindex, const uint8_t prefix[16],
+			   unsigned int len, const uint8_t *gw)
 {
-	return default_route(nl, true, ifindex);
+	return route6(nl, true, ifindex, prefix, len, gw);
 }
 
-int pxp_netlink_del_default_route(struct pxp_netlink *nl, int ifindex)
+int pxp_netlink_del_route6(struct pxp_netlink *nl, int ifindex, const uint8_t prefix[16],
+			   unsigned int len, const uint8_t *gw)
 {
-	return default_route(nl, false, ifindex);
+	return route6(nl, false, ifindex, prefix, len, gw);
+}
+
+int pxp_netlink_global6(struct pxp_netlink *nl, int ifindex, uint8_t addr[16],
+			unsigned int *prefix_len)
+{
+	struct nl_cache *cache;
+	struct nl_object *obj;
+	int err;
+
+	err = nl_to_errno(rtnl_addr_alloc_cache(nl->sock, &cache));
+	if (err)
+		return err;
+	err = -ENOENT;
+	for (obj = nl_cache_get_first(cache); obj && err; obj = nl_cache_get_next(obj)) {
+		struct rtnl_addr *a = (struct rtnl_addr *)obj;
+		struct nl_addr *local = rtnl_addr_get_local(a);
+
+		if (rtnl_addr_get_ifindex(a) != ifindex || rtnl_addr_get_family(a) != AF_INET6 ||
+		    rtnl_addr_get_scope(a) != RT_SCOPE_UNIVERSE || !local ||
+		    nl_addr_get_len(local) != 16)
+			continue;
+		memcpy(addr, nl_addr_get_binary_addr(local), 16);
+		*prefix_len = (unsigned int)rtnl_addr_get_prefixlen(a);
+		err = 0;
+	}
+	nl_cache_free(cache);
+	return err;
 }

@@ -96,6 +96,17 @@ static int no_kernel_link_local(const char *ifname)
 	return ipv6_conf_set(ifname, "addr_gen_mode", '0' + IN6_ADDR_GEN_MODE_NONE);
 }
 
+/*
+ * The AC's router advertisements on the session netdev: SLAAC address and default route.
+ * 2, not 1: a router forwards, and with forwarding on accept_ra 1 ignores them.
+ */
+int pxp_netdev_accept_ra(const char *name)
+{
+	int err = ipv6_conf_set(name, "accept_ra", '2');
+
+	return err ?: ipv6_conf_set(name, "autoconf", '1');
+}
+
 static int link_info(struct nl_sock *sk, const char *name, int *ifindex, uint8_t mac[6])
 {
 	struct rtnl_link *link;

@@ -32,6 +32,8 @@ int pxp_netdev_create(const char *name, uint16_t mtu, unsigned int nr_queues,
 /* Bring both ends up (after the peer's XDP program is attached). */
 int pxp_netdev_up(const struct pxp_netdev *nd);
 int pxp_netdev_set_mtu(const struct pxp_netdev *nd, uint16_t mtu);
+/* Accept router advertisements on name (accept_ra 2, autoconf 1); 0 or -errno. */
+int pxp_netdev_accept_ra(const char *name);
 /*
  * TSO and GSO on pxp0 off: what its own sockets send is then MTU-sized before pxp0's tc
  * egress sees it (mode tc encapsulates there; a GSO skb must take the hidden peer's way).

@@ -10,6 +10,7 @@
 #include <arpa/inet.h>
 #include <errno.h>
 #include <inttypes.h>
+#include <linux/ipv6_route.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -58,7 +59,9 @@ struct client {
 
 	char ac_name[DISC_NAME_MAX + 1];
 	uint32_t dns[2];
-	bool route_set, resolv_written;
+	bool route_set, route6_set, resolv_written; /* our default routes are in place */
+	bool route_replaced;			    /* --replacedefaultroute took replaced out */
+	struct pxp_route replaced;
 	uint64_t attempt_start_ms; /* PADI sent */
 	uint64_t up_since_ms;
 	uint64_t setup_ms; /* PADI to IPCP open, last session */
@@ -87,6 +90,104 @@ static struct client *client_of(struct session_shell *sh)
 	return container_of(sh, struct client, sh);
 }
 
+/* ------------------------------------------------------------ default routes */
+
+/* --metric, or what the kernel makes of none (IPv6 turns 0 into 1024): the route's metric. */
+static uint32_t route_metric(const struct client *c, int family)
+{
+	if (c->o->metric > 0 || (c->o->metric == 0 && family == AF_INET))
+		return (uint32_t)c->o->metric;
+	return family == AF_INET6 ? IP6_RT_PRIO_USER : 0;
+}
+
+/* Why default_route_up() keeps an existing route, and what would add ours. */
+static const char *kept_why(const struct pxp_route *old, int family)
+{
+	if (old->protocol == PXP_RTPROT)
+		return "another pppoe-xp session's: a --metric for each adds both";
+	if (old->nexthops != 1)
+		return "multipath routes are never replaced";
+	if (family == AF_INET6)
+		return "IPv6 default routes are never replaced";
+	return "--replacedefaultroute replaces it";
+}
+
+/*
+ * pppd's sifdefaultroute(): our default route of family through the session netdev unless
+ * a default route through another netdev exists (of --metric, if given; pppd 2.4.9's
+ * defaultroute-metric). With replace (IPv4 only, as pppd) that one is taken out once ours is
+ * in, and put back by default_route_down(); never a route of another pppoe-xp instance.
+ */
+static void default_route_up(struct client *c, int family, bool replace, bool *set)
+{
+	const char *opt = family == AF_INET ? "--defaultroute" : "--defaultroute6";
+	struct pxp_route ours, old;
+	bool existing;
+	char what[128];
+	int err;
+
+	pxp_route_default(&ours, family, c->sess.ifindex, route_metric(c, family));
+	err = pxp_netlink_find_default_route(c->sh.nl, family, c->sess.ifindex,
+					     c->o->metric < 0 ? -1 : (int64_t)ours.metric, &old);
+	if (err && err != -ENOENT) {
+		pxp_warn("%s: reading the routing table: %s", opt, strerror(-err));
+		return;
+	}
+	existing = !err;
+	if (existing) {
+		pxp_route_describe(&old, what, sizeof(what));
+		if (!replace || old.protocol == PXP_RTPROT || old.nexthops != 1) {
+			pxp_warn("%s: not replacing existing default route %s (%s)", opt, what,
+				 kept_why(&old, family));
+			return;
+		}
+	}
+	err = pxp_netlink_route_add(c->sh.nl, &ours);
+	if (err && err != -EEXIST) {
+		pxp_warn("%s via %s: %s", opt, c->o->ifname, strerror(-err));
+		return;
+	}
+	*set = true;
+	if (!existing)
+		return;
+	err = pxp_netlink_route_del(c->sh.nl, &old);
+	if (err) {
+		pxp_warn("--replacedefaultroute: taking out the default route %s: %s", what,
+			 strerror(-err));
+		return;
+	}
+	pxp_info("replacing the default route %s", what);
+	c->replaced = old;
+	c->route_replaced = true;
+}
+
+/* Undoes default_route_up(): ours out (only ours), the replaced one back. */
+static void default_route_down(struct client *c, int family, bool *set)
+{
+	struct pxp_route ours;
+	char what[128];
+	int err;
+
+	if (*set) {
+		pxp_route_default(&ours, family, c->sess.ifindex, route_metric(c, family));
+		err = pxp_netlink_route_del(c->sh.nl, &ours);
+		/* -ENODEV: gone with the netdev, or taken out by someone else. */
+		if (err && err != -ENODEV)
+			pxp_warn("removing our default route via %s: %s", c->o->ifname,
+				 strerror(-err));
+		*set = false;
+	}
+	if (family != AF_INET || !c->route_replaced)
+		return;
+	c->route_replaced = false;
+	pxp_route_describe(&c->replaced, what, sizeof(what));
+	err = pxp_netlink_route_add(c->sh.nl, &c->replaced);
+	if (err && err != -EEXIST)
+		pxp_warn("restoring the default route %s: %s", what, strerror(-err));
+	else
+		pxp_info("restored the default route %s", what);
+}
+
 /* ------------------------------------------------------------ instance record */
 
 /*
@@ -107,6 +208,12 @@ static void record_update(struct client *c)
 	memcpy(r->local_mac, c->sh.disc_sock.mac, PXP_ETH_ALEN);
 	r->resolv_written = c->resolv_written;
 	snprintf(r->resolv_file, sizeof(r->resolv_file), "%s", c->o->resolv_file);
+	r->route4 = c->route_set;
+	r->route4_metric = route_metric(c, AF_INET);
+	r->route6 = c->route6_set;
+	r->route6_metric = route_metric(c, AF_INET6);
+	r->replaced = c->route_replaced;
+	r->replaced_route = c->replaced;
 	err = instance_record_write(c->o->iface, r);
 	if (err)
 		pxp_warn("cannot record this instance in %s: %s", pxp_run_dir(), strerror(-err));
@@ -209,13 +316,8 @@ static void ipv4_up(struct client *c, uint64_t now)
 			 local, peer, c->o->ifname, strerror(-err));
 		return;
 	}
-	if (c->o->defaultroute) {
-		err = pxp_netlink_add_default_route(c->sh.nl, c->sess.ifindex);
-		if (err)
-			pxp_warn("--defaultroute via %s: %s", c->o->ifname, strerror(-err));
-		else
-			c->route_set = true;
-	}
+	if (c->o->defaultroute)
+		default_route_up(c, AF_INET, c->o->replacedefaultroute, &c->route_set);
 	resolv_write(c);
 	record_update(c);
 	c->phase = PHASE_UP;
@@ -241,8 +343,7 @@ static void ipv4_down(struct client *c)
 	if (was_up)
 		shell_session_log_end(&c->sess, ev_now_ms() - c->up_since_ms);
 	link_stats(c, &st);
-	if (c->route_set)
-		pxp_netlink_del_default_route(c->sh.nl, c->sess.ifindex);
+	default_route_down(c, AF_INET, &c->route_set);
 	shell_session_del_addr(&c->sess);
 	if (c->resolv_written) {
 		int err = resolv_remove(c->o->resolv_file, c->o->iface);
@@ -250,7 +351,8 @@ static void ipv4_down(struct client *c)
 		if (err)
 			warn_resolv(c, "taking our nameserver lines out of", err);
 	}
-	c->route_set = c->resolv_written = false;
+	c->resolv_written = false;
+	record_update(c);
 	if (c->phase == PHASE_UP)
 		c->phase = PHASE_LINK;
 	if (was_up)
@@ -259,14 +361,23 @@ static void ipv4_down(struct client *c)
 
 static void ipv6_up(struct client *c)
 {
-	int err = shell_session_add_link_local(&c->sess);
+	int err;
 
+	/* Before the link-local address: with it the kernel sends its Router Solicitation. */
+	err = pxp_dp_session_accept_ra(c->sh.dp, c->sess.session_id);
+	if (err)
+		pxp_warn("accepting router advertisements on %s: %s", c->o->ifname, strerror(-err));
+	err = shell_session_add_link_local(&c->sess);
 	if (err) {
 		pxp_warn("adding the IPv6 link-local address to %s: %s", c->o->ifname,
 			 strerror(-err));
 		return;
 	}
 	pxp_info("IPv6CP up on %s", c->o->ifname);
+	if (c->o->defaultroute6) {
+		default_route_up(c, AF_INET6, false, &c->route6_set);
+		record_update(c);
+	}
 	run_hook(c, HOOK_IPV6_UP, NULL);
 }
 
@@ -277,6 +388,10 @@ static void ipv6_down(struct client *c)
 	struct pxp_link_stats st;
 
 	link_stats(c, &st);
+	if (c->route6_set) {
+		default_route_down(c, AF_INET6, &c->route6_set);
+		record_update(c);
+	}
 	shell_session_del_link_local(&c->sess);
 	if (was_up)
 		run_hook(c, HOOK_IPV6_DOWN, &st);
@@ -343,7 +458,7 @@ static int disc_send_cb(void *ctx, const void *frame, size_t len)
 {
 	struct client *c = ctx;
 
-	return raw_socket_send(&c->sh.disc_sock, frame, len);
+	return shell_disc_send(&c->sh, frame, len);
 }
 
 static int add_session_netdev(struct client *c)
@@ -407,6 +522,9 @@ static void disc_event_cb(void *ctx, const struct disc_client_event *ev)
 		c->disc_failed_pending = true;
 		snprintf(c->disc_failure, sizeof(c->disc_failure), "%s", ev->message);
 		break;
+	case DISC_EV_RETRY:
+		pxp_info("%s", ev->message); /* once per retry, not per frame */
+		break;
 	case DISC_EV_AC_FOUND:
 	case DISC_EV_DISCOVER_DONE:
 		break;
@@ -440,7 +558,6 @@ static int start_attempt(struct client *c, uint64_t now)
 		return err;
 	c->phase = PHASE_DISCOVERY;
 	c->attempt_start_ms = now;
-	pxp_debug("PADI sent on %s", c->o->iface);
 	return 0;
 }
 
@@ -649,6 +766,23 @@ static const char *state_name(struct session_shell *sh)
 	return phase_names[c->phase];
 }
 
+/* "ipv6_global": the address SLAAC took from the AC's advertisement, or null. */
+static void status_global6(struct status_writer *w, struct client *c)
+{
+	char text[INET6_ADDRSTRLEN + 4], addr[INET6_ADDRSTRLEN];
+	unsigned int len;
+	uint8_t a[16];
+
+	if (!c->sess.link_local_set || !c->sess.ifindex ||
+	    pxp_netlink_global6(c->sh.nl, c->sess.ifindex, a, &len)) {
+		status_str(w, "ipv6_global", NULL);
+		return;
+	}
+	inet_ntop(AF_INET6, a, addr, sizeof(addr));
+	snprintf(text, sizeof(text), "%s/%u", addr, len);
+	status_str(w, "ipv6_global", text);
+}
+
 static void write_status(struct session_shell *sh, FILE *out, bool json)
 {
 	char halves[64];
@@ -657,6 +791,7 @@ static void write_status(struct session_shell *sh, FILE *out, bool json)
 	struct ppp_status st = { 0 };
 	struct pxp_dp_stats ds;
 	uint64_t now = ev_now_ms();
+	char replaced[128];
 	unsigned int i;
 
 	if (c->sess.ppp_active)
@@ -685,6 +820,13 @@ static void write_status(struct session_shell *sh, FILE *out, bool json)
 		status_str(&w, "ipv6_local", NULL);
 		status_str(&w, "ipv6_peer", NULL);
 	}
+	status_global6(&w, c);
+	/* pppd only logs that it did not add one; here it can be asked. */
+	status_bool(&w, "default_route", c->route_set);
+	status_bool(&w, "default_route6", c->route6_set);
+	if (c->route_replaced)
+		pxp_route_describe(&c->replaced, replaced, sizeof(replaced));
+	status_str(&w, "replaced_route", c->route_replaced ? replaced : NULL);
 	status_u64(&w, "mtu", c->sess.mtu);
 	status_u64(&w, "mru", st.local_mru);
 	status_u64(&w, "uptime_s", c->phase == PHASE_UP ? (now - c->up_since_ms) / 1000 : 0);
@@ -802,7 +944,7 @@ static void close_all(struct client *c)
 	 * already gone (a daemon that no longer answers must not look like one that runs).
 	 */
 	hooks_finish(&c->hooks, HOOK_EXIT_WAIT_MS);
-	daemon_remove_pid_file(c->o->iface);
+	daemon_remove_pid_file(c->o->iface, (long)getpid());
 }
 
 /*
@@ -817,9 +959,10 @@ static int claim_names(struct client *c)
 
 	err = instance_clean_stale(c->o->iface, &found);
 	if (err)
-		return PXP_EXIT_FATAL;
-	if (instance_check_ifname(c->o->iface, c->o->ifname))
-		return PXP_EXIT_FATAL;
+		return err == -EBUSY ? PXP_EXIT_LOCK : PXP_EXIT_FATAL;
+	err = instance_check_ifname(c->o->iface, c->o->ifname);
+	if (err)
+		return err == -EBUSY ? PXP_EXIT_LOCK : PXP_EXIT_FATAL;
 	err = instance_record_init(&c->record);
 	if (!err) {
 		snprintf(c->record.ifname, sizeof(c->record.ifname), "%s", c->o->ifname);

@@ -117,36 +117,27 @@ void daemon_notify_retrying(int *notify_fd, int code, const char *message)
 	notify(notify_fd, code, false, message);
 }
 
-const char *pxp_exit_name(int code)
-{
-	switch (code) {
-	case PXP_EXIT_OK:
-		return "ok";
-	case PXP_EXIT_FATAL:
-		return "fatal error";
-	case PXP_EXIT_OPTION:
-		return "bad option";
-	case PXP_EXIT_DATAPATH:
-		return "data path unavailable";
-	case PXP_EXIT_SIGNAL:
-		return "terminated";
-	case PXP_EXIT_NO_PADO:
-		return "discovery failed";
-	case PXP_EXIT_NEGOTIATION:
-		return "negotiation failed";
-	case PXP_EXIT_PEER_AUTH:
-		return "peer failed to authenticate";
-	case PXP_EXIT_ECHO:
-		return "link dead (no LCP echo replies)";
-	case PXP_EXIT_HANGUP:
-		return "session ended by the AC";
-	case PXP_EXIT_LOOPBACK:
-		return "loopback detected";
-	case PXP_EXIT_AUTH_FAILED:
-		return "authentication failed";
+/* One field of the exit code table, or dflt for a code not in it. */
+#define PXP_EXIT_FIELD(fn, field, dflt)       \
+	const char *fn(int code)              \
+	{                                     \
+		switch (code) {               \
+			PXP_EXIT_TABLE(field) \
+		}                             \
+		return dflt;                  \
 	}
-	return "unknown";
-}
+#define PXP_EXIT_SHORT(name, value, pppd, brief, text) \
+	case value:                                    \
+		return brief;
+#define PXP_EXIT_TEXT(name, value, pppd, brief, text) \
+	case value:                                   \
+		return text;
+#define PXP_EXIT_PPPD(name, value, pppd, brief, text) \
+	case value:                                   \
+		return pppd;
+PXP_EXIT_FIELD(pxp_exit_name, PXP_EXIT_SHORT, "unknown")
+PXP_EXIT_FIELD(pxp_exit_causes, PXP_EXIT_TEXT, NULL)
+PXP_EXIT_FIELD(pxp_exit_pppd_name, PXP_EXIT_PPPD, NULL)
 
 static void pid_file_path(const char *iface, char *path, size_t cap)
 {
@@ -176,7 +167,7 @@ int daemon_write_pid_file(const char *iface)
 	return 0;
 }
 
-void daemon_remove_pid_file(const char *iface)
+void daemon_remove_pid_file(const char *iface, long pid_of_run)
 {
 	char path[PATH_MAX];
 	long pid = 0;
@@ -189,6 +180,6 @@ void daemon_remove_pid_file(const char *iface)
 	if (fscanf(f, "%ld", &pid) != 1)
 		pid = 0;
 	fclose(f);
-	if (pid == (long)getpid())
+	if (pid == pid_of_run)
 		unlink(path);
 }

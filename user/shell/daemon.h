@@ -11,19 +11,46 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+/*
+ * The exit codes, once: X(name, code, pppd's name, short name, what leads to it). pppd's
+ * numbers and meanings (pppd.h EXIT_*), so that scripts and netifd read ours as pppd's;
+ * pppd's codes that have no cause here (9, 12-14, 18) are left out. pxp_exit_name(),
+ * `help` and the man page's EXIT STATUS are made from this table.
+ */
+#define PXP_EXIT_TABLE(X)                                                                       \
+	X(OK, 0, "EXIT_OK", "ok", "session up (up), or a clean stop (server, down)")            \
+	X(FATAL, 1, "EXIT_FATAL_ERROR", "fatal error",                                          \
+	  "an internal error, a netdev named --ifname that pppoe-xp did not create, no daemon " \
+	  "to talk to (and none left a record)")                                                \
+	X(OPTION, 2, "EXIT_OPTION_ERROR", "bad option", "a bad command line or value")          \
+	X(NOT_ROOT, 3, "EXIT_NOT_ROOT", "not root", "the command must run as root")             \
+	X(DATAPATH, 4, "EXIT_NO_KERNEL_SUPPORT", "data path unavailable",                       \
+	  "the data path could not attach to IFACE")                                            \
+	X(SIGNAL, 5, "EXIT_USER_REQUEST", "terminated",                                         \
+	  "stopped by SIGINT/SIGTERM or pppoe-xp down")                                         \
+	X(LOCK, 6, "EXIT_LOCK_FAILED", "already running",                                       \
+	  "another pppoe-xp runs on IFACE, or another instance claims the session netdev "      \
+	  "name (--ifname)")                                                                    \
+	X(OPEN, 7, "EXIT_OPEN_FAILED", "cannot open IFACE",                                     \
+	  "no such interface, or its PPPoE sockets could not be opened")                        \
+	X(NO_PADO, 8, "EXIT_CONNECT_FAILED", "discovery failed",                                \
+	  "the link is down (without --persist), no PADO, no PADS, or a PADS error")            \
+	X(NEGOTIATION, 10, "EXIT_NEGOTIATION_FAILED", "negotiation failed",                     \
+	  "LCP did not converge, or IPCP was rejected or never opened")                         \
+	X(PEER_AUTH, 11, "EXIT_PEER_AUTH_FAILED", "peer failed to authenticate",                \
+	  "the server's peer failed to authenticate")                                           \
+	X(ECHO, 15, "EXIT_PEER_DEAD", "link dead (no LCP echo replies)",                        \
+	  "no reply to the --keepalive LCP Echo-Requests")                                      \
+	X(HANGUP, 16, "EXIT_HANGUP", "session ended by the AC",                                 \
+	  "the AC sent a PADT or an LCP Terminate-Request")                                     \
+	X(LOOPBACK, 17, "EXIT_LOOPBACK", "loopback detected", "the link is looped back")        \
+	X(AUTH_FAILED, 19, "EXIT_AUTH_TOPEER_FAILED", "authentication failed",                  \
+	  "we failed to authenticate (wrong user or password)")
+
 enum pxp_exit {
-	PXP_EXIT_OK = 0,
-	PXP_EXIT_FATAL = 1,	   /* internal error, or another daemon runs on IFACE */
-	PXP_EXIT_OPTION = 2,	   /* bad command line */
-	PXP_EXIT_DATAPATH = 4,	   /* the data path could not attach (pppd: no kernel support) */
-	PXP_EXIT_SIGNAL = 5,	   /* ended by SIGINT/SIGTERM or `pppoe-xp down` */
-	PXP_EXIT_NO_PADO = 8,	   /* discovery failed: no AC answered, or no PADS */
-	PXP_EXIT_NEGOTIATION = 10, /* LCP did not converge, or IPCP was rejected */
-	PXP_EXIT_PEER_AUTH = 11,   /* server: the peer failed to authenticate */
-	PXP_EXIT_ECHO = 15,	   /* keepalive: the AC stopped answering LCP Echo */
-	PXP_EXIT_HANGUP = 16,	   /* the AC ended the session (PADT or LCP Terminate) */
-	PXP_EXIT_LOOPBACK = 17,	   /* the link is looped back */
-	PXP_EXIT_AUTH_FAILED = 19, /* we failed to authenticate (wrong user or password) */
+#define PXP_EXIT_ENUM(name, code, pppd, brief, text) PXP_EXIT_##name = code,
+	PXP_EXIT_TABLE(PXP_EXIT_ENUM)
+#undef PXP_EXIT_ENUM
 };
 
 #define DAEMON_MESSAGE_MAX 240
@@ -51,14 +78,17 @@ void daemon_notify(int *notify_fd, int code, const char *message);
 /* A failure after which the daemon goes on in the background (--persist): no waiting. */
 void daemon_notify_retrying(int *notify_fd, int code, const char *message);
 
+/* The table's short name of code ("unknown" for a code not in it), its causes, pppd's name. */
 const char *pxp_exit_name(int code);
+const char *pxp_exit_causes(int code);
+const char *pxp_exit_pppd_name(int code);
 
 /*
  * RUN_DIR/IFACE.pid holding this process's pid, for scripts and init systems (pppd's
  * /run/ppp0.pid, keyed here by the WAN port as the control socket is). 0 or -errno.
  */
 int daemon_write_pid_file(const char *iface);
-/* Removes it if it still holds this process's pid (never another run's). */
-void daemon_remove_pid_file(const char *iface);
+/* Removes it if it still holds pid (never another run's). */
+void daemon_remove_pid_file(const char *iface, long pid);
 
 #endif

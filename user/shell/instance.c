@@ -2,6 +2,7 @@
 /* The instance record and the clean-up of a dead instance; see instance.h. */
 #include "instance.h"
 
+#include <arpa/inet.h>
 #include <errno.h>
 #include <stddef.h>
 #include <stdlib.h>
@@ -9,6 +10,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "daemon.h"
 #include "discovery.h"
 #include "log.h"
 #include "mac.h"
@@ -25,7 +27,7 @@
 
 /* ------------------------------------------------------------ the file */
 
-enum field_kind { FIELD_NUM, FIELD_TEXT, FIELD_MAC };
+enum field_kind { FIELD_NUM, FIELD_TEXT, FIELD_MAC, FIELD_IPV4 };
 
 /* One line "key value" of the record; the table drives writing and reading alike. */
 struct field {
@@ -42,6 +44,7 @@ struct field {
 
 static const struct field fields[] = {
 	FIELD("pid", FIELD_NUM, pid),
+	FIELD("role", FIELD_TEXT, role),
 	FIELD("start_time", FIELD_NUM, start_time),
 	FIELD("netns", FIELD_NUM, netns),
 	FIELD("ifname", FIELD_TEXT, ifname),
@@ -55,6 +58,18 @@ static const struct field fields[] = {
 	FIELD("local_mac", FIELD_MAC, local_mac),
 	FIELD("resolv_written", FIELD_NUM, resolv_written),
 	FIELD("resolv_file", FIELD_TEXT, resolv_file),
+	FIELD("route4", FIELD_NUM, route4),
+	FIELD("route4_metric", FIELD_NUM, route4_metric),
+	FIELD("route6", FIELD_NUM, route6),
+	FIELD("route6_metric", FIELD_NUM, route6_metric),
+	FIELD("replaced", FIELD_NUM, replaced),
+	FIELD("replaced_family", FIELD_NUM, replaced_route.family),
+	FIELD("replaced_protocol", FIELD_NUM, replaced_route.protocol),
+	FIELD("replaced_scope", FIELD_NUM, replaced_route.scope),
+	FIELD("replaced_ifindex", FIELD_NUM, replaced_route.ifindex),
+	FIELD("replaced_metric", FIELD_NUM, replaced_route.metric),
+	FIELD("replaced_gateway", FIELD_IPV4, replaced_route.gateway),
+	FIELD("replaced_prefsrc", FIELD_IPV4, replaced_route.prefsrc),
 };
 
 #define NR_FIELDS (sizeof(fields) / sizeof(fields[0]))
@@ -70,6 +85,8 @@ static int record_path(const char *iface, char *path, size_t cap)
 static unsigned long long num_get(const void *p, size_t size)
 {
 	switch (size) {
+	case 1:
+		return *(const uint8_t *)p;
 	case 2:
 		return *(const uint16_t *)p;
 	case 4:
@@ -88,7 +105,9 @@ static int num_set(void *p, size_t size, const char *text)
 	v = strtoull(text, &end, 10);
 	if (errno || end == text || *end || (size < 8 && v >> (size * 8)))
 		return -EBADMSG;
-	if (size == 2)
+	if (size == 1)
+		*(uint8_t *)p = (uint8_t)v;
+	else if (size == 2)
 		*(uint16_t *)p = (uint16_t)v;
 	else if (size == 4)
 		*(uint32_t *)p = (uint32_t)v;
@@ -114,6 +133,9 @@ static void field_write(FILE *f, const struct field *fd, const struct instance_r
 		fprintf(f, "%s %02x:%02x:%02x:%02x:%02x:%02x\n", fd->key, m[0], m[1], m[2], m[3],
 			m[4], m[5]);
 		break;
+	case FIELD_IPV4:
+		fprintf(f, "%s %u.%u.%u.%u\n", fd->key, m[0], m[1], m[2], m[3]);
+		break;
 	}
 }
 
@@ -131,6 +153,8 @@ static int field_read(const struct field *fd, struct instance_record *r, const c
 		return 0;
 	case FIELD_MAC:
 		return pxp_mac_parse(value, p) ? -EBADMSG : 0;
+	case FIELD_IPV4:
+		return inet_pton(AF_INET, value, p) == 1 ? 0 : -EBADMSG;
 	}
 	return -EBADMSG;
 }
@@ -170,6 +194,16 @@ static unsigned long long process_start_time(int pid)
 static bool instance_alive(const struct instance_record *r)
 {
 	return r->pid > 0 && process_start_time(r->pid) == r->start_time;
+}
+
+static bool is_server(const struct instance_record *r)
+{
+	return !strcmp(r->role, "server");
+}
+
+static const char *role_of(const struct instance_record *r)
+{
+	return is_server(r) ? "server" : "client";
 }
 
 int instance_record_init(struct instance_record *r)
@@ -229,7 +263,8 @@ static int record_read(const char *iface, struct instance_record *r)
 				err = field_read(&fields[i], r, line + n);
 	}
 	fclose(f);
-	if (!err && r->session_id >= 0xffff)
+	if (!err &&
+	    (r->session_id >= 0xffff || (r->replaced && r->replaced_route.family != AF_INET)))
 		err = -EBADMSG;
 	if (err)
 		pxp_warn("ignoring the unreadable record %s", path);
@@ -270,6 +305,54 @@ out:
 		pxp_info("sent PADT for stale session %u on %s", r->session_id, iface);
 }
 
+/* Deletes our default route of family r describes, if it is still there. */
+static void remove_stale_route(struct pxp_netlink *nl, const struct instance_record *r, int family,
+			       uint32_t metric)
+{
+	struct pxp_route ours;
+	int err;
+
+	pxp_route_default(&ours, family, (int)r->dp.netdev_ifindex, metric);
+	err = pxp_netlink_route_del(nl, &ours);
+	/* Usually gone with the netdev already. */
+	if (err && err != -ENODEV)
+		pxp_warn("removing the default route pppoe-xp left: %s", strerror(-err));
+}
+
+/*
+ * The routes of a dead instance: ours only (by PXP_RTPROT, netdev and metric), and the
+ * default route --replacedefaultroute took out goes back, as ipv4_down() in client.c does.
+ */
+static void clean_stale_routes(const char *iface, const struct instance_record *r)
+{
+	struct pxp_netlink *nl;
+	char what[128];
+	int err;
+
+	if (!r->route4 && !r->route6 && !r->replaced)
+		return;
+	err = pxp_netlink_open(&nl);
+	if (err) {
+		pxp_warn("cannot reach rtnetlink to clean up the routes of %s: %s", iface,
+			 strerror(-err));
+		return;
+	}
+	if (r->route4)
+		remove_stale_route(nl, r, AF_INET, r->route4_metric);
+	if (r->route6)
+		remove_stale_route(nl, r, AF_INET6, r->route6_metric);
+	if (r->replaced) {
+		pxp_route_describe(&r->replaced_route, what, sizeof(what));
+		err = pxp_netlink_route_add(nl, &r->replaced_route);
+		if (err && err != -EEXIST)
+			pxp_warn("could not restore the default route %s: %s", what,
+				 strerror(-err));
+		else
+			pxp_info("restored the default route %s", what);
+	}
+	pxp_netlink_close(nl);
+}
+
 int instance_clean_stale(const char *iface, bool *found)
 {
 	struct instance_record r;
@@ -303,10 +386,14 @@ int instance_clean_stale(const char *iface, bool *found)
 		pxp_info("pppoe-xp (pid %d) on %s is dead: removing what it left", r.pid, iface);
 		send_stale_padt(iface, &r);
 		err = pxp_dp_remove_owned(&r.dp);
+		clean_stale_routes(iface, &r);
 		/* Our lines only, as ipv4_down() in client.c takes them out. */
 		if (r.resolv_written && !resolv_remove(r.resolv_file, iface))
 			pxp_info("took our nameserver lines out of %s",
 				 r.resolv_file[0] ? r.resolv_file : "our resolv file");
+		if (is_server(&r))
+			instance_remove_ac_netdevs();
+		daemon_remove_pid_file(iface, r.pid);
 	}
 	if (err && err != -EBADMSG) {
 		/* The record stays: a later `down` or `up` finishes the job. */
@@ -358,6 +445,90 @@ int instance_check_ifname(const char *iface, const char *ifname)
 	return 0;
 }
 
+/* The first live server in our network namespace on another port than the caller's. */
+struct live_ac {
+	const char *not_iface;
+	char iface[IF_NAMESIZE];
+	int pid;
+};
+
+static void find_live_ac(void *ctx, const char *iface)
+{
+	struct live_ac *ac = ctx;
+	struct instance_record r;
+
+	if (ac->pid || (ac->not_iface && !strcmp(iface, ac->not_iface)) || record_read(iface, &r) ||
+	    !is_server(&r) || r.netns != our_netns() || !instance_alive(&r))
+		return;
+	snprintf(ac->iface, sizeof(ac->iface), "%s", iface);
+	ac->pid = r.pid;
+}
+
+int instance_check_one_ac(const char *iface)
+{
+	struct live_ac ac = { .not_iface = iface };
+
+	if (pxp_run_dir_for_each(RECORD_SUFFIX, find_live_ac, &ac) || !ac.pid)
+		return 0;
+	pxp_err("pppoe-xp server already runs on %s (pid %d) in this network namespace: one AC "
+		"per namespace (its session netdevs are " PXP_AC_NETDEV_PREFIX "<session id>)",
+		ac.iface, ac.pid);
+	return -EBUSY;
+}
+
+/* Whether a client's record (live or dead: a dead one's `down` removes it) names ifname. */
+struct named {
+	const char *ifname;
+	bool claimed;
+};
+
+static void find_claim(void *ctx, const char *iface)
+{
+	struct named *n = ctx;
+	struct instance_record r;
+
+	if (!record_read(iface, &r) && !is_server(&r) && r.netns == our_netns() &&
+	    (!strcmp(r.ifname, n->ifname) || !strcmp(r.dp.netdev, n->ifname)))
+		n->claimed = true;
+}
+
+static bool is_ac_netdev_name(const char *name)
+{
+	const char *digits = name + strlen(PXP_AC_NETDEV_PREFIX);
+
+	return !strncmp(name, PXP_AC_NETDEV_PREFIX, strlen(PXP_AC_NETDEV_PREFIX)) && *digits &&
+	       strspn(digits, "0123456789") == strlen(digits);
+}
+
+void instance_remove_ac_netdevs(void)
+{
+	struct if_nameindex *list, *i;
+	struct live_ac ac = { 0 };
+
+	pxp_run_dir_for_each(RECORD_SUFFIX, find_live_ac, &ac);
+	if (ac.pid) {
+		pxp_warn("left the " PXP_AC_NETDEV_PREFIX "<N> netdevs alone: they are the "
+			 "pppoe-xp server's on %s (pid %d)",
+			 ac.iface, ac.pid);
+		return;
+	}
+	list = if_nameindex();
+	if (!list)
+		return;
+	for (i = list; i->if_index; i++) {
+		struct named n = { .ifname = i->if_name };
+
+		if (!is_ac_netdev_name(i->if_name))
+			continue;
+		pxp_run_dir_for_each(RECORD_SUFFIX, find_claim, &n);
+		if (n.claimed)
+			continue;
+		if (pxp_dp_cleanup_stale(NULL, i->if_name))
+			pxp_warn("could not remove the stale session netdev %s", i->if_name);
+	}
+	if_freenameindex(list);
+}
+
 int instance_write_stale_status(const char *iface, FILE *out, bool json)
 {
 	char hint[IF_NAMESIZE + 48];
@@ -372,7 +543,7 @@ int instance_write_stale_status(const char *iface, FILE *out, bool json)
 		return -EBUSY;
 	status_begin(&w, out, json);
 	status_str(&w, "iface", iface);
-	status_str(&w, "role", "client");
+	status_str(&w, "role", role_of(&r));
 	status_u64(&w, "pid", (uint64_t)r.pid);
 	status_str(&w, "state", "stale");
 	status_str(&w, "stale", "daemon dead");

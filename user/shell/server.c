@@ -16,14 +16,18 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "container_of.h"
 #include "daemon.h"
 #include "datapath.h"
 #include "discovery.h"
+#include "instance.h"
+#include "ipv6_ac.h"
 #include "log.h"
 #include "ppp.h"
 #include "random.h"
+#include "run_dir.h"
 #include "secrets.h"
 #include "session_shell.h"
 #include "status.h"
@@ -39,6 +43,7 @@ struct srv_session {
 	bool end_pending;
 	enum ppp_down_reason end_reason;
 	char end_text[96];
+	struct v6ac_session v6;
 };
 
 struct server {
@@ -48,12 +53,15 @@ struct server {
 	struct srv_session **sessions; /* o->max_sessions slots, NULL = free */
 	unsigned int session_count;
 	struct secrets secrets;
+	struct v6ac v6; /* with --ipv6 */
+	bool v6_open;
 	int notify_fd;
 	bool stopping;
 	uint64_t stop_deadline_ms;
 	uint64_t started_ms;
 
 	uint64_t sessions_total, sessions_up, auth_failures, pool_exhausted, setup_errors;
+	struct instance_record record; /* pid 0 until claim_port() wrote it */
 };
 
 static struct server *server_of(struct session_shell *sh)
@@ -113,6 +121,38 @@ static uint32_t pool_take(const struct server *srv)
 			break;
 	}
 	return 0;
+}
+
+/* The lowest index into the IPv6 pools that no session's IPv6 holds. */
+static uint64_t v6_index_take(const struct server *srv)
+{
+	uint64_t index;
+	unsigned int i;
+
+	for (index = 0;; index++) {
+		for (i = 0; i < srv->o->max_sessions; i++) {
+			const struct srv_session *s = srv->sessions[i];
+
+			if (s && s->v6.active && s->v6.index == index)
+				break;
+		}
+		if (i == srv->o->max_sessions)
+			return index;
+	}
+}
+
+static struct v6ac_session *v6_find(void *ctx, int ifindex)
+{
+	struct server *srv = ctx;
+	unsigned int i;
+
+	for (i = 0; i < srv->o->max_sessions; i++) {
+		struct srv_session *s = srv->sessions[i];
+
+		if (s && s->v6.active && s->v6.ifindex == ifindex)
+			return &s->v6;
+	}
+	return NULL;
 }
 
 /* ------------------------------------------------------------ sessions */
@@ -227,6 +267,31 @@ static void session_ipv4_down(struct srv_session *s)
 	s->up = false;
 }
 
+/* IPv6CP opened: our link-local address, then advertisements and DHCPv6 on the link. */
+static void session_ipv6_up(struct srv_session *s, uint64_t now)
+{
+	struct server *srv = srv_of(s);
+	struct ppp_status st;
+
+	if (shell_session_add_link_local(&s->io)) {
+		pxp_warn("session %u: IPv6 link-local address on %s failed", s->io.session_id,
+			 s->io.ifname);
+		return;
+	}
+	ppp_get_status(&s->io.ppp, &st);
+	/* The RA's MTU: what we receive, within the one session MTU the data path checks. */
+	if (v6ac_session_up(&srv->v6, &s->v6, s->io.session_id, s->io.ifindex,
+			    st.local_mru < st.peer_mru ? st.local_mru : st.peer_mru,
+			    s->io.local_ifid, st.peer_ifid, v6_index_take(srv), now))
+		srv->setup_errors++;
+}
+
+static void session_ipv6_down(struct srv_session *s)
+{
+	v6ac_session_down(&srv_of(s)->v6, &s->v6);
+	shell_session_del_link_local(&s->io);
+}
+
 static void ppp_event_cb(void *ctx, enum ppp_event ev, int reason)
 {
 	struct srv_session *s = container_of(ctx, struct srv_session, io);
@@ -243,12 +308,11 @@ static void ppp_event_cb(void *ctx, enum ppp_event ev, int reason)
 		session_ipv4_down(s);
 		break;
 	case PPP_EV_IPV6_UP:
-		if (srv->o->common.ipv6 && shell_session_add_link_local(&s->io))
-			pxp_warn("session %u: IPv6 link-local address on %s failed",
-				 s->io.session_id, s->io.ifname);
+		if (srv->v6_open)
+			session_ipv6_up(s, ev_now_ms());
 		break;
 	case PPP_EV_IPV6_DOWN:
-		shell_session_del_link_local(&s->io);
+		session_ipv6_down(s);
 		break;
 	case PPP_EV_LINK_DOWN:
 		if (reason == PPP_DOWN_AUTH_FAILED) {
@@ -280,6 +344,7 @@ static void session_free(struct server *srv, struct srv_session *s)
 static void session_end(struct server *srv, struct srv_session *s)
 {
 	session_ipv4_down(s);
+	session_ipv6_down(s);
 	shell_session_end(&s->io);
 	if (s->end_reason == PPP_DOWN_LOWER)
 		disc_ac_release(srv->ac, s->io.session_id);
@@ -309,7 +374,7 @@ static int session_start(struct srv_session *s, uint64_t now)
 	};
 	int err;
 
-	snprintf(s->io.ifname, sizeof(s->io.ifname), "pxs%u", s->io.session_id);
+	snprintf(s->io.ifname, sizeof(s->io.ifname), PXP_AC_NETDEV_PREFIX "%u", s->io.session_id);
 	snprintf(cfg.server_name, sizeof(cfg.server_name), "%s", srv->o->ac_name);
 	err = shell_session_add_netdev(&s->io, s->io.max_payload);
 	if (err) {
@@ -384,7 +449,7 @@ static int ac_send_cb(void *ctx, const void *frame, size_t len)
 {
 	struct server *srv = ctx;
 
-	return raw_socket_send(&srv->sh.disc_sock, frame, len);
+	return shell_disc_send(&srv->sh, frame, len);
 }
 
 static void process_pending(struct server *srv)
@@ -497,6 +562,8 @@ static void write_status(struct session_shell *sh, FILE *out, bool json)
 		status_u64(&w, "uptime_s", s->up ? (now - s->up_since_ms) / 1000 : 0);
 		status_u64(&w, "echo_sent", st.echo_sent);
 		status_u64(&w, "echo_replies", st.echo_replies);
+		if (srv->v6_open)
+			v6ac_status_session(&s->v6, &w);
 		status_object_end(&w);
 	}
 	status_array_end(&w);
@@ -504,6 +571,8 @@ static void write_status(struct session_shell *sh, FILE *out, bool json)
 	shell_status_disc_counters(&w, srv->ac->rx_frames, srv->ac->tx_frames, srv->ac->drops);
 	status_object_end(&w);
 	shell_status_frames(sh, &w, NULL);
+	if (srv->v6_open)
+		v6ac_status(&srv->v6, &w);
 	status_end(&w);
 }
 
@@ -558,6 +627,8 @@ static void run_timers(struct server *srv, uint64_t now)
 
 		if (s && s->io.ppp_active && ppp_deadline(&s->io.ppp) <= now)
 			ppp_timer(&s->io.ppp, now);
+		if (s && srv->v6_open)
+			v6ac_timer(&srv->v6, &s->v6, now);
 	}
 	if (disc_ac_deadline(srv->ac) <= now)
 		disc_ac_timer(srv->ac, now);
@@ -571,6 +642,11 @@ static void run_timers(struct server *srv, uint64_t now)
 static uint64_t next_deadline(struct server *srv)
 {
 	uint64_t d = shell_ppp_deadline(&srv->sh);
+	unsigned int i;
+
+	for (i = 0; i < srv->o->max_sessions; i++)
+		if (srv->sessions[i] && v6ac_deadline(&srv->sessions[i]->v6) < d)
+			d = v6ac_deadline(&srv->sessions[i]->v6);
 
 	if (disc_ac_deadline(srv->ac) < d)
 		d = disc_ac_deadline(srv->ac);
@@ -580,26 +656,52 @@ static uint64_t next_deadline(struct server *srv)
 }
 
 /*
- * A crashed run leaves its session netdevs behind, still holding --local with the peers'
- * addresses: their routes would shadow the new sessions'. Session netdevs are named
- * pxs<session id>, one AC per network namespace.
+ * Before anything is created: what a dead instance on this port left goes (by its record),
+ * no other AC may run in this network namespace, and the session netdevs a crashed AC left
+ * go too (still holding --local with the peers' addresses, their routes would shadow the
+ * new sessions'). Then the record and the pid file say who serves here.
  */
-static void remove_stale_session_netdevs(void)
+static int claim_port(struct server *srv)
 {
-	struct if_nameindex *list = if_nameindex(), *i;
+	const char *iface = srv->o->iface;
+	bool found;
+	int err;
 
-	if (!list)
-		return;
-	for (i = list; i->if_index; i++) {
-		const char *digits = i->if_name + 3;
-
-		if (strncmp(i->if_name, "pxs", 3) || !*digits ||
-		    strspn(digits, "0123456789") != strlen(digits))
-			continue;
-		if (pxp_dp_cleanup_stale(NULL, i->if_name))
-			pxp_warn("could not remove the stale session netdev %s", i->if_name);
+	err = instance_clean_stale(iface, &found);
+	if (err)
+		return err == -EBUSY ? PXP_EXIT_LOCK : PXP_EXIT_FATAL;
+	if (instance_check_one_ac(iface))
+		return PXP_EXIT_LOCK;
+	instance_remove_ac_netdevs();
+	err = instance_record_init(&srv->record);
+	if (!err) {
+		snprintf(srv->record.role, sizeof(srv->record.role), "server");
+		srv->record.vlan_id = srv->o->common.vlan_id;
+		err = instance_record_write(iface, &srv->record);
 	}
-	if_freenameindex(list);
+	if (err) {
+		srv->record.pid = 0;
+		pxp_err("cannot record this instance in %s: %s", pxp_run_dir(), strerror(-err));
+		return PXP_EXIT_FATAL;
+	}
+	err = daemon_write_pid_file(iface);
+	if (err)
+		pxp_warn("cannot write %s/%s.pid: %s", pxp_run_dir(), iface, strerror(-err));
+	return PXP_EXIT_OK;
+}
+
+/* The WAN program in the record, for `down` after a crash (session netdevs go by name). */
+static void record_datapath(struct server *srv)
+{
+	struct instance_record *r = &srv->record;
+	int err;
+
+	pxp_dp_owned(srv->sh.dp, &r->dp);
+	r->dp.netdev[0] = '\0';
+	r->dp.netdev_ifindex = 0;
+	err = instance_record_write(srv->o->iface, r);
+	if (err)
+		pxp_warn("cannot record this instance in %s: %s", pxp_run_dir(), strerror(-err));
 }
 
 static int setup(struct server *srv)
@@ -636,11 +738,24 @@ static int setup(struct server *srv)
 		pxp_err("access concentrator on %s: %s", o->iface, strerror(-err));
 		return PXP_EXIT_OPTION;
 	}
-	remove_stale_session_netdevs();
-	/* The AC keeps no record of what it attached: a crashed AC's program goes by name. */
+	code = claim_port(srv);
+	if (code != PXP_EXIT_OK)
+		return code;
+	if (o->common.ipv6) {
+		if (v6ac_open(&srv->v6, o, srv->sh.disc_sock.mac, &srv->sh.loop, srv->sh.nl,
+			      v6_find, srv)) {
+			v6ac_close(&srv->v6);
+			return PXP_EXIT_FATAL;
+		}
+		srv->v6_open = true;
+	}
+	/* A program of a run that left no record (an older version's) goes by name. */
 	if (pxp_dp_cleanup_stale(o->iface, NULL))
 		return PXP_EXIT_DATAPATH;
-	return shell_attach_datapath(&srv->sh, &o->common, 0);
+	code = shell_attach_datapath(&srv->sh, &o->common, 0);
+	if (code == PXP_EXIT_OK)
+		record_datapath(srv);
+	return code;
 }
 
 static void teardown(struct server *srv)
@@ -659,7 +774,18 @@ static void teardown(struct server *srv)
 		disc_ac_destroy(srv->ac);
 	free(srv->ac);
 	free(srv->sessions);
+	if (srv->v6_open)
+		v6ac_close(&srv->v6);
 	secrets_free(&srv->secrets);
+	/*
+	 * The record and the pid file go once nothing they name is left, and before the
+	 * control socket: `down` returns when that is gone, with the run files gone too.
+	 */
+	shell_detach_datapath(&srv->sh);
+	if (srv->record.pid) {
+		instance_record_remove(srv->o->iface);
+		daemon_remove_pid_file(srv->o->iface, (long)getpid());
+	}
 	shell_close(&srv->sh);
 }
 

@@ -192,8 +192,45 @@ static void debug_ppp(const struct shell_session *s, const char *dir, uint16_t p
 		pxp_debug("%s %s", dir, text);
 }
 
+/*
+ * --debug: a discovery frame as pppd's rp-pppoe plugin prints it. Anyone on the segment
+ * can send PADIs, so at most DISC_DEBUG_PER_S lines a second, and a count of those left out.
+ */
+#define DISC_DEBUG_PER_S 20
+
+static void debug_disc(struct session_shell *sh, const char *dir, const uint8_t *frame, size_t len)
+{
+	char text[PPP_DECODE_MAX];
+	uint64_t now;
+
+	if (!pxp_log_enabled(PXP_LOG_DEBUG))
+		return;
+	now = ev_now_ms();
+	if (now - sh->disc_debug_window_ms >= 1000) {
+		if (sh->disc_debug_skipped)
+			pxp_debug("%u discovery frames not shown (more than %u a second)",
+				  sh->disc_debug_skipped, DISC_DEBUG_PER_S);
+		sh->disc_debug_window_ms = now;
+		sh->disc_debug_shown = sh->disc_debug_skipped = 0;
+	}
+	if (sh->disc_debug_shown == DISC_DEBUG_PER_S) {
+		sh->disc_debug_skipped++;
+		return;
+	}
+	sh->disc_debug_shown++;
+	pppoe_disc_decode(frame, len, text, sizeof(text));
+	pxp_debug("%s %s", dir, text);
+}
+
+int shell_disc_send(struct session_shell *sh, const void *frame, size_t len)
+{
+	debug_disc(sh, "sent", frame, len);
+	return raw_socket_send(&sh->disc_sock, frame, len);
+}
+
 static void disc_frame(struct session_shell *sh, const uint8_t *frame, size_t len)
 {
+	debug_disc(sh, "rcvd", frame, len);
 	sh->role->disc_input(sh, ev_now_ms(), frame, len);
 }
 
@@ -308,7 +345,7 @@ int shell_open(struct session_shell *sh, const struct shell_role *role, const ch
 	err = control_server_open(&sh->ctl, &sh->loop, iface, shell_commands, sh);
 	if (err == -EADDRINUSE) {
 		pxp_err("pppoe-xp already runs on %s (pppoe-xp down %s)", iface, iface);
-		return PXP_EXIT_FATAL;
+		return PXP_EXIT_LOCK;
 	}
 	if (err) {
 		pxp_err("control socket in %s: %s", pxp_run_dir(), strerror(-err));
@@ -322,7 +359,7 @@ int shell_open(struct session_shell *sh, const struct shell_role *role, const ch
 	if (open_raw_socket(&sh->disc_sock, iface, PXP_ETH_P_PPP_DISC, vlan_id, vlan_pcp,
 			    "discovery") ||
 	    open_raw_socket(&sh->sess_sock, iface, PXP_ETH_P_PPP_SES, vlan_id, vlan_pcp, "session"))
-		return PXP_EXIT_FATAL;
+		return PXP_EXIT_OPEN;
 	err = ev_loop_add(&sh->loop, sh->disc_sock.fd, EPOLLIN, &sh->disc_handler);
 	if (!err)
 		err = ev_loop_add(&sh->loop, sh->sess_sock.fd, EPOLLIN, &sh->sess_handler);
@@ -356,10 +393,15 @@ int shell_attach_datapath(struct session_shell *sh, const struct daemon_settings
 	return PXP_EXIT_OK;
 }
 
-void shell_close(struct session_shell *sh)
+void shell_detach_datapath(struct session_shell *sh)
 {
 	pxp_dp_detach(sh->dp);
 	sh->dp = NULL;
+}
+
+void shell_close(struct session_shell *sh)
+{
+	shell_detach_datapath(sh);
 	control_server_close(&sh->ctl);
 	raw_socket_close(&sh->sess_sock);
 	raw_socket_close(&sh->disc_sock);

@@ -81,6 +81,9 @@ struct session_shell {
 	/* Session frames (0x8864) to and from the PPP links, over all sessions. */
 	uint64_t session_rx, session_tx, session_tx_errors;
 	uint64_t session_drops[SESSION_DROP_REASON_COUNT];
+	/* --debug's rate limit of discovery frame lines: this second's window. */
+	uint64_t disc_debug_window_ms;
+	unsigned int disc_debug_shown, disc_debug_skipped;
 	uint8_t rx_buf[SHELL_FRAME_BUF];
 	uint8_t tx_buf[SHELL_FRAME_BUF];
 };
@@ -96,7 +99,11 @@ int shell_open(struct session_shell *sh, const struct shell_role *role, const ch
 /* Attaches the data path to the WAN port; logs what failed; returns an enum pxp_exit code. */
 int shell_attach_datapath(struct session_shell *sh, const struct daemon_settings *common,
 			  uint8_t vlan_pcp);
+/* Detaches the data path (also the first step of shell_close()). */
+void shell_detach_datapath(struct session_shell *sh);
 void shell_close(struct session_shell *sh);
+/* A discovery core's frame out of the discovery socket (decoded at --debug). 0 or -errno. */
+int shell_disc_send(struct session_shell *sh, const void *frame, size_t len);
 /* The session with this id and peer, or NULL. */
 struct shell_session *shell_find_session(struct session_shell *sh, uint16_t session_id,
 					 const uint8_t *peer_mac);

@@ -35,6 +35,7 @@ struct daemon_settings {
 	enum pxp_dp_half rx_half, tx_half; /* the programs of each half; default: the mode's */
 	unsigned int nr_cpus; /* spread decapsulation over CPUs 0..nr_cpus-1; 0 = off */
 	enum pxp_log_level log_level;
+	char logfile[PATH_MAX]; /* "" = none; opened by the CLI (pxp_log_open_file) */
 };
 
 /* The client: one session on one WAN port (`pppoe-xp up IFACE ...`). */
@@ -57,7 +58,10 @@ struct client_settings {
 	bool persist;
 	unsigned int maxfail; /* 0 = retry for ever */
 	unsigned int holdoff_s;
-	bool defaultroute;
+	bool defaultroute;	  /* IPv4, unless a default route exists (pppd's rule) */
+	bool replacedefaultroute; /* with defaultroute: replace it, restore it at the end */
+	bool defaultroute6;	  /* IPv6 (::/0), unless a default route exists */
+	int64_t metric;		  /* of the default routes we add; -1 = none (pppd's default) */
 	bool usepeerdns;
 	char resolv_file[PATH_MAX]; /* a shared file: only our lines; "" = our own (resolv_file.h)
 				     */
@@ -78,6 +82,16 @@ struct server_settings {
 	char secrets_file[PATH_MAX];
 	unsigned int max_sessions;
 	uint32_t dns[PXP_MAX_DNS]; /* network order, 0 = unused */
+	/* IPv6 (with common.ipv6); a prefix length of 0 = not configured. */
+	uint8_t ipv6_pool[16]; /* one /64 of it per session, advertised for SLAAC */
+	uint8_t ipv6_pool_len;
+	uint8_t pd_pool[16]; /* one /pd_len of it per session, delegated by DHCPv6 */
+	uint8_t pd_pool_len, pd_len;
+	char ipv6_pool_text[64], pd_pool_text[64];
+	uint8_t dns6[PXP_MAX_DNS][16]; /* in RAs (RDNSS) and DHCPv6 */
+	unsigned int dns6_count;
+	unsigned int ra_interval_s; /* between unsolicited router advertisements */
+	bool ra_managed;	    /* the RA's M flag */
 };
 
 static inline void client_settings_wipe(struct client_settings *o)

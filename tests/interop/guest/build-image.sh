@@ -5,12 +5,15 @@
 # and the overlay in rootfs/.
 #
 # The result lives outside the repository, in
-#   ${PXG_CACHE_DIR:-/var/cache/pppoe-xp}/guest/<sha256 of the inputs>/
-# so a fresh clone reuses it and any change of an input (a file here, a
-# package version) builds a new one. Prints that directory on stdout; all
-# progress goes to stderr.
+#   ${PXG_CACHE_DIR:-/var/cache/pppoe-xp}/guest-<kernel series>/<sha256 of the inputs>/
+# so a fresh clone reuses it, any change of an input (a file here, a package
+# version) builds a new one, and the images of each kernel series coexist.
+# Prints that directory on stdout; all progress goes to stderr.
 #
-# Usage: build-image.sh [--force]
+# Usage: build-image.sh [--force] [--kernel 6.1|6.12]
+#   --kernel  the Debian kernel series (default $PXG_KERNEL, else 6.1): 6.1 is
+#             bookworm's own (linux-image-amd64), 6.12 the one bookworm-security
+#             ships (linux-image-6.12-amd64: netkit, the kernel OpenWrt 25.12 runs)
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
@@ -18,7 +21,21 @@ repo=$(cd "$here/../../.." && pwd)
 cache=${PXG_CACHE_DIR:-/var/cache/pppoe-xp}
 debs="$cache/debs"
 force=0
-[ "${1:-}" = --force ] && force=1
+series=${PXG_KERNEL:-6.1}
+while [ $# -gt 0 ]; do
+	case $1 in
+	--force) force=1 ;;
+	--kernel)
+		series=${2:-}
+		shift
+		;;
+	*)
+		echo "build-image: unknown argument '$1' (--force, --kernel 6.1|6.12)" >&2
+		exit 2
+		;;
+	esac
+	shift
+done
 
 log() { echo "build-image: $*" >&2; }
 die() {
@@ -40,10 +57,17 @@ candidate_versions() {
 		/^  Candidate:/ { print name "=" $2 }'
 }
 
-# The kernel package is whatever linux-image-amd64 currently points at.
-kernel_pkg=$(apt-cache depends linux-image-amd64 2>/dev/null |
+# The kernel package is whatever the series' meta-package currently points at.
+case $series in
+6.1) kernel_meta=linux-image-amd64 ;;
+6.12) kernel_meta=linux-image-6.12-amd64 ;;
+*) die "unknown kernel series '$series' (6.1 or 6.12)" ;;
+esac
+kernel_pkg=$(apt-cache depends "$kernel_meta" 2>/dev/null |
 	awk '/Depends: linux-image-[0-9]/ { print $2; exit }')
-[ -n "$kernel_pkg" ] || die "cannot resolve linux-image-amd64 (run apt-get update?)"
+[ -n "$kernel_pkg" ] || die "cannot resolve $kernel_meta (run apt-get update; 6.12 needs bookworm-security in the apt sources)"
+[[ $kernel_pkg == linux-image-"$series".* ]] ||
+	die "$kernel_meta points at $kernel_pkg, not a $series kernel"
 
 pkgs=("$kernel_pkg")
 while read -r p; do pkgs+=("$p"); done < <(list_of "$here/packages.txt")
@@ -73,17 +97,18 @@ inputs_digest() {
 	)
 }
 hash=$(inputs_digest | sha256sum | cut -c1-16)
-out="$cache/guest/$hash"
+images="$cache/guest-$series"
+out="$images/$hash"
 
 if [ $force = 0 ] && [ -f "$out/ready" ]; then
 	echo "$out"
 	exit 0
 fi
 
-mkdir -p "$cache/guest" "$debs"
+mkdir -p "$images" "$debs"
 # Serialise concurrent builds (several tests may start at once); the loser
 # of the race finds the finished image.
-exec 9>"$cache/guest/.lock"
+exec 9>"$images/.lock"
 flock 9
 if [ $force = 0 ] && [ -f "$out/ready" ]; then
 	echo "$out"
@@ -91,7 +116,7 @@ if [ $force = 0 ] && [ -f "$out/ready" ]; then
 fi
 
 log "building image $hash"
-work=$(mktemp -d "$cache/guest/.build.XXXXXX")
+work=$(mktemp -d "$images/.build.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 
 # apt-get download, one package file per pinned version, kept across builds.
@@ -238,8 +263,8 @@ cp "$kstage/boot/vmlinuz-$kver" "$work/out/vmlinuz"
 touch "$work/out/ready"
 rm -rf "$out"
 mv "$work/out" "$out"
-# Keep the three newest images: a running qemu has already read its files.
-ls -1dt "$cache"/guest/*/ | tail -n +4 | while read -r old; do
+# Keep the three newest images of the series: a running qemu has already read its files.
+ls -1dt "$images"/*/ | tail -n +4 | while read -r old; do
 	rm -rf "$old"
 done
 log "image $out: $(du -h "$out/initrd.img" | cut -f1) initramfs, kernel $kver"

@@ -1,0 +1,159 @@
+#!/bin/bash
+# The 6.12 guest (Debian bookworm-security's linux-image-6.12-amd64, the kernel OpenWrt 25.12
+# runs): what the benchmark's 6.12-only cases and a netkit session netdev rely on, and one
+# pppoe-xp session inside it. The 6.1 guest (test_guest_kernel.sh and the other interop
+# tests) stays: the BPF objects must keep loading on an OpenWrt-era kernel.
+#
+#   qemu guest (6.12, TCG)
+#   netns pxkA  --- veth ---  netns pxkB
+#   AC side                   client side
+#
+# Cases: the kernel is 6.12, kernel PPPoE (pxp-ac / pxp-pppd-client, pppoe.ko) carries a
+# ping, WireGuard and netkit links can be made, netem loads, an nftables flowtable over the session's
+# devices loads (the flowtable baseline), a pppoe-xp server and client (build/ over 9p)
+# carry a ping. One boot for all of them: interop time is scarce.
+# Output: one PASS/FAIL/SKIP line per case; exit 1 if anything failed.
+set -u
+
+here=$(cd "$(dirname "$0")" && pwd)
+repo=$(cd "$here/../.." && pwd)
+# shellcheck source=tests/interop/lib.sh
+source "$here/lib.sh"
+
+name=pxk$$
+netns=pxkn$$
+tap=pxkt$$
+failed=0
+
+pass() { echo "PASS $1"; }
+fail() {
+	echo "FAIL $1: $2"
+	failed=1
+}
+skip() { echo "SKIP $1: $2"; }
+
+# shellcheck disable=SC2317 # called by the EXIT trap
+cleanup() {
+	[ "$BASHPID" = "$$" ] || return 0
+	guest_stop "$name"
+}
+trap cleanup EXIT
+
+cases=(guest612_boot guest612_kernel guest612_kernel_pppoe guest612_wireguard guest612_netkit
+	guest612_netem guest612_flowtable guest612_pppoe_xp_session)
+skip_all() {
+	local c
+	for c in "${cases[@]}"; do skip "$c" "$1"; done
+	exit 0
+}
+[ "$(id -u)" = 0 ] || skip_all "needs root"
+for tool in qemu-system-x86_64 python3 ip apt-get dpkg-deb cpio; do
+	command -v "$tool" >/dev/null || skip_all "$tool not installed"
+done
+apt-cache show linux-image-6.12-amd64 >/dev/null 2>&1 ||
+	skip_all "apt knows no linux-image-6.12-amd64 (bookworm-security missing from the sources?)"
+
+if ! PXG_KERNEL=6.12 guest_start "$name" "$netns" "$tap" "$repo/build"; then
+	fail guest612_boot "the 6.12 guest did not come up (see stderr)"
+	for c in "${cases[@]:1}"; do skip "$c" "no guest"; done
+	exit 1
+fi
+pass guest612_boot
+
+out=$(guest_exec "$name" 'uname -r')
+case $out in
+6.12.*) pass guest612_kernel ;;
+*) fail guest612_kernel "uname -r says '$out', want 6.12.*" ;;
+esac
+
+guest_exec "$name" '
+	ip netns add pxkA && ip netns add pxkB &&
+	ip link add vA netns pxkA type veth peer name vB netns pxkB &&
+	ip -n pxkA link set vA up && ip -n pxkB link set vB up' >&2 ||
+	fail guest612_setup "cannot build the in-guest namespaces"
+
+out=$(guest_exec "$name" "
+	ip netns exec pxkA pxp-ac start --iface vA --auth chap --user u612 --password pw-$$ \
+		--local 10.78.1.1 --pool 10.78.1.2 --mode kernel || exit 1
+	ip netns exec pxkB pxp-pppd-client start --iface vB --user u612 --password pw-$$ \
+		--mode kernel --ifname ppp0 --timeout 45 || exit 2
+	ip netns exec pxkB ping -c 3 -W 3 10.78.1.1 >/dev/null || exit 3
+	ip netns exec pxkB grep -q ' vB' /proc/net/pppoe || exit 4" 120)
+case $? in
+0) pass guest612_kernel_pppoe ;;
+1) fail guest612_kernel_pppoe "pxp-ac start failed: $out" ;;
+2) fail guest612_kernel_pppoe "the client session did not come up: $out" ;;
+3) fail guest612_kernel_pppoe "no ping across the session" ;;
+4) fail guest612_kernel_pppoe "the session is not in /proc/net/pppoe (not pppoe.ko?)" ;;
+*) fail guest612_kernel_pppoe "guest_exec failed: $out" ;;
+esac
+
+if out=$(guest_exec "$name" 'ip netns exec pxkA ip link add wg612 type wireguard &&
+	ip netns exec pxkA ip -d link show wg612' 2>&1) && echo "$out" | grep -q wireguard; then
+	pass guest612_wireguard
+else
+	fail guest612_wireguard "ip link add type wireguard: $out"
+fi
+
+# iproute2 6.1 makes a netkit only with no options (L3 mode, pass): enough to prove the kind.
+if out=$(guest_exec "$name" 'ip netns exec pxkA ip link add nk612 type netkit &&
+	ip netns exec pxkA ip -d link show nk612' 2>&1) && echo "$out" | grep -q netkit; then
+	pass guest612_netkit
+else
+	fail guest612_netkit "ip link add type netkit: $out"
+fi
+
+if out=$(guest_exec "$name" 'ip netns exec pxkA ip link add nm612 type dummy &&
+	ip netns exec pxkA tc qdisc add dev nm612 root netem delay 1ms &&
+	ip netns exec pxkA tc qdisc show dev nm612' 2>&1) && echo "$out" | grep -q 'netem'; then
+	pass guest612_netem
+else
+	fail guest612_netem "tc qdisc add netem: $out"
+fi
+
+# The flowtable baseline's ruleset (bench/lib/guest.sh) over the live session's devices.
+out=$(guest_exec "$name" "ip netns exec pxkB nft -f - <<-'NFT'
+	table inet pxk_ft {
+		flowtable ft {
+			hook ingress priority 0; devices = { vB, ppp0 };
+		}
+		chain forward {
+			type filter hook forward priority filter; policy accept;
+			meta l4proto { tcp, udp } flow add @ft
+		}
+	}
+	NFT
+	ip netns exec pxkB nft list flowtable inet pxk_ft ft" 2>&1)
+if [ $? = 0 ] && echo "$out" | grep -q 'flowtable ft'; then
+	pass guest612_flowtable
+else
+	fail guest612_flowtable "nft flowtable over vB, ppp0: $out"
+fi
+guest_exec "$name" 'ip netns exec pxkB pxp-pppd-client stop; ip netns exec pxkA pxp-ac stop' >&2
+
+# pppoe-xp on both ends in xdp mode, as the benchmark runs it in the guest.
+if [ ! -x "$repo/build/pppoe-xp" ]; then
+	skip guest612_pppoe_xp_session "no build/pppoe-xp (run make first)"
+else
+	out=$(guest_exec "$name" "
+		mountpoint -q /sys/fs/bpf || mount -t bpf bpf /sys/fs/bpf
+		printf 'u612 * pw-$$ *\n' >/tmp/pxk-secrets && chmod 600 /tmp/pxk-secrets
+		printf 'pw-$$\n' >/tmp/pxk-pass && chmod 600 /tmp/pxk-pass
+		mkdir -p /tmp/pxk-runA /tmp/pxk-runB
+		(PPPOE_XP_RUN_DIR=/tmp/pxk-runA ip netns exec pxkA /host/pppoe-xp server vA \
+			--local 10.78.2.1 --pool 10.78.2.0/30 --auth chap --secrets /tmp/pxk-secrets \
+			--mode xdp --foreground >/tmp/pxk-server.log 2>&1 </dev/null &)
+		sleep 1
+		PPPOE_XP_RUN_DIR=/tmp/pxk-runB ip netns exec pxkB /host/pppoe-xp up vB --user u612 \
+			--password-file /tmp/pxk-pass --mode xdp >/tmp/pxk-client.log 2>&1 ||
+			{ tail -n 3 /tmp/pxk-client.log /tmp/pxk-server.log; exit 1; }
+		ip netns exec pxkB ping -c 3 -W 3 10.78.2.1 >/dev/null || exit 2" 150)
+	case $? in
+	0) pass guest612_pppoe_xp_session ;;
+	1) fail guest612_pppoe_xp_session "pppoe-xp up failed in the guest: $out" ;;
+	2) fail guest612_pppoe_xp_session "no ping across the pppoe-xp session" ;;
+	*) fail guest612_pppoe_xp_session "guest_exec failed: $out" ;;
+	esac
+fi
+
+exit $failed
