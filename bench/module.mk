@@ -2,8 +2,8 @@
 #
 # The benchmark's compiled helpers, called by bench/run. They use libbpf only, not libpxp.a
 # (netkit_hop also links the data path's libc-only netkit.o).
-#   bpf_ns    ns/packet of every XDP program in build/bpf/*.bpf.o (BPF_PROG_TEST_RUN); its
-#             object file comes from the top Makefile's $(O)/%.o rule
+#   bpf_ns    ns/packet of every XDP and tc program in build/bpf/*.bpf.o (BPF_PROG_TEST_RUN);
+#             its object file comes from the top Makefile's $(O)/%.o rule
 #   veth_hop  loads bench/veth_hop.bpf.c for the veth-hop case; its BPF object (the top
 #             Makefile's $(O)/%.bpf.o rule) lands in build/bench/, out of build/bpf/, so that
 #             bpf_ns does not take it for a data path program

@@ -181,14 +181,8 @@ static bool run_case(enum family fam, const struct xdp_case *c)
 	char why[160];
 	int err;
 
-	if (fam == FAM_TC && c->xdp_not_tc) {
-		printf("SKIP bpf/%s%s: %s\n", prefix, c->name, c->xdp_not_tc);
-		return true;
-	}
-	if (fam == FAM_XDP && c->tc_only) {
-		printf("SKIP bpf/%s: %s\n", c->name, c->tc_only);
-		return true;
-	}
+	if ((fam == FAM_TC && c->xdp_not_tc) || (fam == FAM_XDP && c->tc_only))
+		return true; /* listed by list_one_family() */
 	err = set_state(c);
 	err = err ?: counter_sum(c->counter, &before);
 	*last_redirect(fam, c->prog) = 0;
@@ -314,6 +308,20 @@ static void bench(void)
 	close(stats_fd);
 }
 
+/* The cases of one family only: one "# " line each, since they are no test of the other. */
+static void list_one_family(void)
+{
+	printf("# bpf: cases for XDP only, not run on the tc programs:");
+	for (size_t i = 0; i < nr_cases; i++)
+		if (cases[i].xdp_not_tc)
+			printf(" %s (%s)", cases[i].name, cases[i].xdp_not_tc);
+	printf("\n# bpf: cases for tc only:");
+	for (size_t i = 0; i < nr_cases; i++)
+		if (cases[i].tc_only)
+			printf(" %s (%s)", cases[i].name, cases[i].tc_only);
+	printf("\n");
+}
+
 int main(int argc, char **argv)
 {
 	bool do_bench = argc > 1 && !strcmp(argv[1], "--bench");
@@ -326,6 +334,7 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	printf("PASS bpf/xdp_programs_load\n");
+	list_one_family();
 	for (int fam = FAM_XDP; fam <= FAM_TC; fam++)
 		for (size_t i = 0; i < nr_cases; i++)
 			failed += !run_case((enum family)fam, &cases[i]);

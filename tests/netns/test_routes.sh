@@ -38,8 +38,8 @@ server2() { in_ns "$NS_ISP2" env PPPOE_XP_RUN_DIR="$RUN_S2" "$B" "$@"; }
 
 field() { awk -v key="$2" -F': ' '$1 == key { print $2; exit }' <<<"$1"; }
 # The router's default routes, one a line, as `ip route` prints them (without trailing blanks).
-# -N: "proto 153" even where an installed rt_protos.d names it pppoe-xp.
-defaults() { in_ns "$NS_ROUTER" ip -N "${1:--4}" route show default | sed 's/ *$//'; }
+# "proto 153" even where an installed rt_protos.d names it (ip -N would number every field).
+defaults() { in_ns "$NS_ROUTER" ip "${1:--4}" route show default | sed 's/ *$//; s/ proto pppoe-xp / proto 153 /'; }
 only_existing() { [ "$(defaults)" = "$EXISTING" ]; }
 ipv6cp_open() { [ "$(field "$(client status wan0)" ipv6cp)" = Opened ]; }
 has_route() { defaults "${2:--4}" | grep -qx -- "$1"; }

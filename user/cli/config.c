@@ -346,9 +346,6 @@ enum {
 	OPT_WATCH,
 	OPT_INTERVAL,
 	OPT_CPUS,
-	OPT_RX,
-	OPT_TX,
-	OPT_NETDEV,
 	OPT_CONFIG,
 	OPT_LCP_ECHO_INTERVAL,
 	OPT_LCP_ECHO_FAILURE,
@@ -357,6 +354,9 @@ enum {
 	OPT_DNS6,
 	OPT_RA_INTERVAL,
 	OPT_RA_MANAGED,
+	OPT_RX,
+	OPT_TX,
+	OPT_NETDEV,
 };
 
 /* Defaults help shows that are kept in milliseconds. */

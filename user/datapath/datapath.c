@@ -171,7 +171,8 @@ void pxp_dp_halves_text(const struct pxp_dp *dp, char *buf, size_t len)
 		 dp->rx == PXP_DP_HALF_XDP ? "" : pxp_tc_kind(&dp->wan_tc),
 		 pxp_dp_half_name(dp->tx),
 		 dp->tx == PXP_DP_HALF_TC
-			 ? (dp->nr_sessions ? pxp_tc_kind(&dp->sessions[0].tc_egress) : "tc")
+			 ? (dp->nr_sessions ? pxp_tc_kind(&dp->sessions[0].tc_egress)
+					    : "no session yet")
 			 : xdp);
 }
 
