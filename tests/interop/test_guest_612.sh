@@ -169,18 +169,19 @@ else
 	# Quoted: all of it runs in the guest, nothing expands here.
 	netkit_session=$(
 		cat <<-'EOF'
-			runA="env PPPOE_XP_RUN_DIR=/tmp/pxk-runA ip netns exec pxkA /host/pppoe-xp"
-			runB="env PPPOE_XP_RUN_DIR=/tmp/pxk-runB ip netns exec pxkB /host/pppoe-xp"
-			$runB down vB; $runA down vA
-			($runA server vA --local 10.78.3.1 --pool 10.78.3.0/30 --auth chap \
+			# Functions, not env: busybox env would run its own ip applet.
+			runA() { PPPOE_XP_RUN_DIR=/tmp/pxk-runA ip netns exec pxkA /host/pppoe-xp "$@"; }
+			runB() { PPPOE_XP_RUN_DIR=/tmp/pxk-runB ip netns exec pxkB /host/pppoe-xp "$@"; }
+			runB down vB; runA down vA
+			(runA server vA --local 10.78.3.1 --pool 10.78.3.0/30 --auth chap \
 				--secrets /tmp/pxk-secrets --mode tc --netdev veth --foreground \
 				>/tmp/pxk-nk-server.log 2>&1 </dev/null &)
 			sleep 1
-			$runB up vB --user u612 --password-file /tmp/pxk-pass --mode tc --netdev netkit \
+			runB up vB --user u612 --password-file /tmp/pxk-pass --mode tc --netdev netkit \
 				>/tmp/pxk-nk-client.log 2>&1 ||
 				{ tail -n 5 /tmp/pxk-nk-client.log /tmp/pxk-nk-server.log; exit 1; }
 			ip -n pxkB -d link show pxp0 | grep -q netkit || { ip -n pxkB -d link show pxp0; exit 2; }
-			$runB status vB | grep -q "netdev_kind: netkit" || { $runB status vB; exit 2; }
+			runB status vB | grep -q "netdev_kind: netkit" || { runB status vB; exit 2; }
 			ip netns exec pxkB tcpdump -i vB -nn -e -l "ether proto 0x8864" \
 				>/tmp/pxk-nk-wire.txt 2>/dev/null &
 			dump=$!
@@ -202,7 +203,7 @@ else
 				{ echo "wire: $(wc -l <$w) frames"; head -n 3 $w; exit 5; }
 			echo "up: $(echo "$up" | grep receiver | tail -n 1)"
 			echo "down: $(echo "$down" | grep receiver | tail -n 1)"
-			$runB status vB | grep -E "^  (encap|decap):"
+			runB status vB | grep -E "^  (encap|decap):"
 		EOF
 	)
 	out=$(guest_exec "$name" "$netkit_session" 240)
