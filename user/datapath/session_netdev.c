@@ -1,6 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-/* The session netdev: a veth pair built with libnl-route, or a netkit pair; see session_netdev.h.
- */
+/* The session netdev: a veth pair (libnl-route) or a netkit pair; see session_netdev.h. */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
