@@ -13,14 +13,17 @@
 #                 up with flow_offloading=1 (software flow offloading) at the router
 #   rp-pppoe      rp-pppoe user mode on both ends (pxp-ac/pxp-pppd-client --mode user)
 #   pppoe-xp      pppoe-xp server at isp and client at router (build/ over 9p at /host)
-#   pppoe-xp-netkit  the same with the client's pxp0 a netkit (--mode tc --netdev netkit: the
-#                 tc transmit half on pxp0's own transmit); 6.12 only
+#   pppoe-xp-netkit  the same with the client's pxp0 a netkit (--mode tc --rx xdp-pass
+#                 --netdev netkit: the tc transmit half on pxp0's own transmit, XDP decap and
+#                 the WAN's GRO before tc hands the packet to pxp0); 6.12 only
 #   mixed         pxp-ac (kernel AC) at isp, pppoe-xp client at router
 # The guest machinery and role commands are tests/interop/lib.sh and tests/interop/guest/.
 # Under TCG only ratios inside the guest mean anything.
 
 GUEST_CASES=(ceiling veth-hop netkit-hop kernel-pppoe kernel-pppoe-flowtable rp-pppoe pppoe-xp
 	pppoe-xp-netkit mixed)
+# pppoe-xp-netkit's receive half (tc or xdp-pass); BENCH_NETKIT_RX to compare the two.
+GUEST_NETKIT_RX=${BENCH_NETKIT_RX:-xdp-pass}
 GUEST_LIB=$PXP_ROOT/tests/interop/lib.sh
 GUEST_NAME=pxb$$g
 GUEST_USER=pxbench
@@ -266,7 +269,7 @@ guest_setup_case() {
 			--foreground)) >/tmp/${p}server.log 2>&1 </dev/null &" >/dev/null
 		sleep 1
 		if [ "$c" = pppoe-xp-netkit ]; then
-			guest_pxp_client "$key" --mode tc --netdev netkit || return
+			guest_pxp_client "$key" --mode tc --rx "$GUEST_NETKIT_RX" --netdev netkit || return
 		else
 			guest_pxp_client "$key" || return
 		fi
