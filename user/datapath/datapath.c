@@ -130,15 +130,18 @@ int pxp_dp_set_netdev(struct pxp_dp *dp, enum pxp_dp_netdev kind)
 	has = pxp_netkit_probe();
 	if (has < 0) {
 		pxp_err("probing the kernel for netkit: %s", strerror(-has));
-		return has;
+		if (kind == PXP_DP_NETDEV_NETKIT)
+			return has;
 	}
 	if (!has && kind == PXP_DP_NETDEV_NETKIT) {
 		pxp_err("--netdev netkit: this kernel has no netkit (CONFIG_NETKIT, Linux 6.7+)");
 		return -EOPNOTSUPP;
 	}
-	dp->netdev = has ? PXP_DP_NETDEV_NETKIT : PXP_DP_NETDEV_VETH;
-	pxp_info("session netdevs: %s%s", pxp_dp_netdev_name(dp->netdev),
-		 kind == PXP_DP_NETDEV_AUTO && !has ? " (this kernel has no netkit)" : "");
+	/* auto: a failed probe (say, a device of the probe's name left over) means veth. */
+	dp->netdev = has > 0 ? PXP_DP_NETDEV_NETKIT : PXP_DP_NETDEV_VETH;
+	pxp_info("session netdevs: %s%s%s", pxp_dp_netdev_name(dp->netdev),
+		 !has ? " (this kernel has no netkit)" : "",
+		 has < 0 ? " (the netkit probe failed)" : "");
 	return 0;
 }
 
