@@ -38,7 +38,7 @@ PKG_CONFIG ?= pkg-config
 SYSROOT ?=
 FUZZ_SECONDS ?= 5
 
-PKGS := libbpf libxdp libnl-3.0 libnl-route-3.0 nettle
+PKGS := libbpf libxdp libnl-3.0 libnl-route-3.0 nettle libcrypto
 PKG_CFLAGS := $(shell PKG_CONFIG_SYSROOT_DIR=$(SYSROOT) $(PKG_CONFIG) --cflags $(PKGS) 2>/dev/null)
 PKG_LIBS := $(shell PKG_CONFIG_SYSROOT_DIR=$(SYSROOT) $(PKG_CONFIG) --libs $(PKGS) 2>/dev/null)
 
@@ -48,18 +48,21 @@ CFLAGS ?= -O2 -g
 # of the rooms it may use, so an include the wrong way fails the build. Directions:
 # cli -> shell -> datapath -> engine, every room of user/ -> common; pppoe/ (the pure
 # protocol cores) and include/ (wire formats and map layouts) are open to every room that
-# needs them; pppoe/ itself sees only include/. tests/ and bench/ see everything.
+# needs them; pppoe/ itself sees only include/, and so does wg-bridge/ (the WireGuard core).
+# tests/ and bench/ see everything.
 INC_pppoe := -Iinclude -Ipppoe
+INC_wg := -Iinclude -Iwg-bridge
 INC_common := -Iinclude -Iuser/common
 INC_engine := -Iuser/datapath/engine -Ibpf $(INC_common)
 INC_datapath := -Iuser/datapath $(INC_engine) -I$(O)/skel
 INC_shell := -Iuser/shell -Ipppoe $(INC_datapath)
 INC_cli := -Iuser/cli $(INC_shell)
-INC_all := $(INC_cli)
-ROOMS := pppoe common engine datapath shell cli
+INC_all := $(INC_cli) -Iwg-bridge
+ROOMS := pppoe wg common engine datapath shell cli
 
 ROOM_INC = $(INC_all)
 $(O)/pppoe/%.o: ROOM_INC = $(INC_pppoe)
+$(O)/wg-bridge/%.o: ROOM_INC = $(INC_wg)
 $(O)/user/common/%.o: ROOM_INC = $(INC_common)
 $(O)/user/datapath/engine/%.o: ROOM_INC = $(INC_engine)
 $(O)/user/datapath/%.o: ROOM_INC = $(INC_datapath)
@@ -77,8 +80,9 @@ BPF_SYS_INCLUDES := $(shell $(CLANG) -v -E - </dev/null 2>&1 | \
 BPF_CFLAGS := -g -O2 -target bpf $(WARNINGS) -Iinclude -Ibpf $(BPF_SYS_INCLUDES) -MMD -MP
 
 PPPOE_SRCS := $(wildcard pppoe/*.c)
+WG_SRCS := $(wildcard wg-bridge/*.c)
 USER_SRCS := $(filter-out user/cli/main.c,$(wildcard user/*/*.c user/*/*/*.c))
-LIB_OBJS := $(patsubst %.c,$(O)/%.o,$(PPPOE_SRCS) $(USER_SRCS))
+LIB_OBJS := $(patsubst %.c,$(O)/%.o,$(PPPOE_SRCS) $(WG_SRCS) $(USER_SRCS))
 LIB := $(O)/libpxp.a
 BIN := $(O)/pppoe-xp
 
@@ -150,13 +154,16 @@ $(O)/tests/%: $(O)/tests/%.o $(LIB)
 	$(call msg,LD,$@)
 	$(Q)$(CC) $(ALL_CFLAGS) $^ $(LDLIBS) -o $@
 
-# Fuzzers: the pure protocol cores rebuilt with sanitizers; libFuzzer from clang.
-# They see the pure rooms only: pppoe/, user/common/ and the engine's transforms.
-FUZZ_CFLAGS := -std=gnu11 -g -O1 -fsanitize=fuzzer,address,undefined \
-	-fno-sanitize-recover=undefined $(INC_pppoe) $(INC_engine) $(PKG_CFLAGS)
-FUZZ_LIB_SRCS := $(PPPOE_SRCS) $(wildcard user/common/*.c)
+# The second libraries the WireGuard crypto is cross-checked against: test-only.
+$(O)/tests/unit/test_wg_crypto: LDLIBS += -lb2 -lsodium
 
-$(O)/tests/fuzz/%: tests/fuzz/%.c $(FUZZ_LIB_SRCS) $(wildcard pppoe/*.h include/*.h bpf/lib/*.h \
+# Fuzzers: the pure protocol cores rebuilt with sanitizers; libFuzzer from clang.
+# They see the pure rooms only: pppoe/, wg-bridge/, user/common/ and the engine's transforms.
+FUZZ_CFLAGS := -std=gnu11 -g -O1 -fsanitize=fuzzer,address,undefined \
+	-fno-sanitize-recover=undefined $(INC_pppoe) -Iwg-bridge $(INC_engine) $(PKG_CFLAGS)
+FUZZ_LIB_SRCS := $(PPPOE_SRCS) $(WG_SRCS) $(wildcard user/common/*.c)
+
+$(O)/tests/fuzz/%: tests/fuzz/%.c $(FUZZ_LIB_SRCS) $(wildcard pppoe/*.h wg-bridge/*.h include/*.h bpf/lib/*.h \
 	tests/fuzz/*.h tests/unit/*.h user/common/*.h user/datapath/engine/*.h)
 	$(call msg,FUZZ,$@)
 	@mkdir -p $(@D)
@@ -209,10 +216,13 @@ uninstall:
 		rmdir --ignore-fail-on-non-empty $(DESTDIR)$(SYSCONFDIR)/pppoe-xp; fi
 
 # ---- set-up -------------------------------------------------------------------------
+# libb2-dev and libsodium-dev are the second libraries the WireGuard crypto is checked
+# against (test binaries only); wireguard-go and wireguard-tools are its interop peer.
 DEB_PACKAGES := make gcc clang llvm libbpf-dev libxdp-dev bpftool libelf-dev zlib1g-dev \
-	pkg-config nettle-dev libnl-3-dev libnl-route-3-dev libclang-rt-14-dev clang-format \
-	iproute2 iputils-ping iperf3 ethtool tcpdump nftables python3 procps socat \
+	pkg-config nettle-dev libssl-dev libnl-3-dev libnl-route-3-dev libclang-rt-14-dev \
+	clang-format iproute2 iputils-ping iperf3 ethtool tcpdump nftables python3 procps socat \
 	qemu-system-x86 cpio lz4 binutils ppp pppoe gnuplot-nox dhcpcd-base \
+	libb2-dev libsodium-dev wireguard-go wireguard-tools \
 	$(EXTRA_DEB_PACKAGES)
 
 .PHONY: deps

@@ -234,6 +234,37 @@ TEST(server_rejections)
 	CHECK_EQ(config_parse_server(ARGC(auth), auth, &o), -EINVAL);
 }
 
+/* The discovery rate limits: defaults, a value, 0 = unlimited, out of range refused. */
+TEST(server_padi_rates)
+{
+	char *plain[] = { "server", "isp0", "--local", "10.0.0.1", "--pool", "10.0.0.0/24", NULL };
+	char *set[] = { "server",      "isp0",	 "--local",
+			"10.0.0.1",    "--pool", "10.0.0.0/24",
+			"--padi-rate", "0",	 "--padi-rate-per-mac",
+			"7",	       NULL };
+	char *big[] = { "server",      "isp0",	      "--local", "10.0.0.1", "--pool",
+			"10.0.0.0/24", "--padi-rate", "1000001", NULL };
+	char *neg[] = { "server",
+			"isp0",
+			"--local",
+			"10.0.0.1",
+			"--pool",
+			"10.0.0.0/24",
+			"--padi-rate-per-mac",
+			"-1",
+			NULL };
+	struct server_settings o;
+
+	CHECK_EQ(config_parse_server(ARGC(plain), plain, &o), 0);
+	CHECK_EQ(o.padi_rate, DISC_AC_DEFAULT_RATE);
+	CHECK_EQ(o.padi_rate_per_mac, DISC_AC_DEFAULT_RATE_PER_MAC);
+	CHECK_EQ(config_parse_server(ARGC(set), set, &o), 0);
+	CHECK_EQ(o.padi_rate, DISC_AC_RATE_UNLIMITED);
+	CHECK_EQ(o.padi_rate_per_mac, 7);
+	CHECK_EQ(config_parse_server(ARGC(big), big, &o), -EINVAL);
+	CHECK_EQ(config_parse_server(ARGC(neg), neg, &o), -EINVAL);
+}
+
 TEST(server_ipv6_options)
 {
 	char *argv[] = { "server",
@@ -540,6 +571,7 @@ int main(void)
 	RUN(up_rejections);
 	RUN(server_pool_skips_local_and_ends);
 	RUN(server_rejections);
+	RUN(server_padi_rates);
 	RUN(server_ipv6_options);
 	RUN(daemon_options_shared);
 	RUN(small_parsers);

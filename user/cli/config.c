@@ -335,6 +335,8 @@ enum {
 	OPT_AUTH,
 	OPT_SECRETS,
 	OPT_MAX_SESSIONS,
+	OPT_PADI_RATE,
+	OPT_PADI_RATE_PER_MAC,
 	OPT_DNS,
 	OPT_AC_NAME,
 	OPT_DEBUG,
@@ -489,6 +491,14 @@ static const struct cli_option server_options[] = {
 	{ "max-sessions", OPT_MAX_SESSIONS, "N",
 	  "sessions at the most, 1 to " CLI_STR(DISC_AC_MAX_SESSIONS),
 	  CLI_STR(PXP_DEFAULT_MAX_SESSIONS) },
+	{ "padi-rate", OPT_PADI_RATE, "N",
+	  "PADIs and PADRs answered a second from all clients, at most " CLI_STR(
+		  DISC_AC_RATE_MAX) " (bursts of 2 s worth; 0 = unlimited)",
+	  CLI_STR(DISC_AC_DEFAULT_RATE) },
+	{ "padi-rate-per-mac", OPT_PADI_RATE_PER_MAC, "N",
+	  "PADIs and PADRs answered a second from one MAC (bursts of 5 s worth; 0 = "
+	  "unlimited)",
+	  CLI_STR(DISC_AC_DEFAULT_RATE_PER_MAC) },
 	{ "dns", OPT_DNS, "IP", "a DNS server offered in IPCP (up to " CLI_STR(PXP_MAX_DNS) ")",
 	  "none" },
 	{ "ipv6-pool", OPT_IPV6_POOL, "PREFIX/LEN",
@@ -988,6 +998,17 @@ struct server_parse {
 	bool have_pool;
 };
 
+/* A discovery rate limit: 0 = unlimited, else 1..DISC_AC_RATE_MAX frames a second. */
+static int parse_rate(const char *opt, const char *arg, uint32_t *rate)
+{
+	unsigned int n;
+
+	if (config_parse_uint(arg, 0, DISC_AC_RATE_MAX, &n))
+		return bad(opt, arg, "must be 0 (unlimited) to " CLI_STR(DISC_AC_RATE_MAX));
+	*rate = n ? n : DISC_AC_RATE_UNLIMITED;
+	return 0;
+}
+
 static int server_option(int c, char *arg, void *ctx)
 {
 	struct server_parse *st = ctx;
@@ -1014,6 +1035,10 @@ static int server_option(int c, char *arg, void *ctx)
 		if (config_parse_uint(arg, 1, DISC_AC_MAX_SESSIONS, &o->max_sessions))
 			return bad("--max-sessions", arg, "must be 1 to 1024");
 		return 0;
+	case OPT_PADI_RATE:
+		return parse_rate("--padi-rate", arg, &o->padi_rate);
+	case OPT_PADI_RATE_PER_MAC:
+		return parse_rate("--padi-rate-per-mac", arg, &o->padi_rate_per_mac);
 	case OPT_DNS:
 		if (st->dns_count == PXP_MAX_DNS)
 			return bad("--dns", arg, "at most two DNS servers");
@@ -1055,6 +1080,8 @@ int config_parse_server(int argc, char **argv, struct server_settings *o)
 	daemon_defaults(&o->common);
 	o->auth = PPP_AUTH_PAP;
 	o->max_sessions = PXP_DEFAULT_MAX_SESSIONS;
+	o->padi_rate = DISC_AC_DEFAULT_RATE;
+	o->padi_rate_per_mac = DISC_AC_DEFAULT_RATE_PER_MAC;
 	o->ra_interval_s = PXP_DEFAULT_RA_INTERVAL_S;
 	err = cli_parse(argc, argv, &config_server_options, server_option, &st);
 	if (err)

@@ -27,9 +27,13 @@
 #include "session_netdev.h"
 
 /* The engine's sockets: WAN queue q at key q, hidden-peer queue q at key PEER_XSK_BASE + q. */
-#define WAN_XSK_BASE  0
-#define PEER_XSK_BASE PXP_MAX_RX_QUEUES
-/* IPv4's minimum MTU (RFC 791); it also keeps mtu - 60 (the IPv6 MSS clamp) positive. */
+#define WAN_XSK_BASE		 0
+#define PEER_XSK_BASE		 PXP_MAX_RX_QUEUES
+/*
+ * The netdev group that ended sessions' netdevs wait in (pxp_dp_defer_deletes()), one per
+ * WAN port ("pxp" in the high bytes, the WAN ifindex below): no one else's netdev is in it.
+ */
+#define PXP_DP_RETIRE_GROUP_BASE 0x70780000u
 
 struct dp_session {
 	struct pxp_netdev nd;
@@ -53,7 +57,14 @@ struct pxp_dp {
 	struct pxp_tc_att wan_tc; /* mode tc: the WAN's ingress */
 	__u32 wan_prog_id;	  /* what pxp_dp_owned() records: the program we attached */
 	struct dp_session *sessions;
-	unsigned int nr_sessions;
+	unsigned int nr_sessions, cap_sessions;
+	/* sessions[] index + 1 by session id (host order), 0 = none: lookups in O(1). */
+	uint16_t *slot_by_id;
+	/* pxp_dp_defer_deletes(): ended sessions' netdevs wait in retire_group for
+	 * pxp_dp_flush(), which deletes them in one request. */
+	bool defer_deletes;
+	uint32_t retire_group;
+	unsigned int nr_retired;
 	struct engine *engine;
 };
 
@@ -403,6 +414,14 @@ static int attach_prog(int ifindex, int prog_fd, __u32 flags)
 	return bpf_xdp_attach(ifindex, prog_fd, flags | XDP_FLAGS_UPDATE_IF_NOEXIST, NULL);
 }
 
+/* Detaches the program we attached (prog_fd, in mode flags) from ifindex, if still there. */
+static int detach_attached(int ifindex, int prog_fd, __u32 flags)
+{
+	LIBBPF_OPTS(bpf_xdp_attach_opts, opts, .old_prog_fd = prog_fd);
+
+	return bpf_xdp_detach(ifindex, flags | XDP_FLAGS_REPLACE, &opts);
+}
+
 /* Attach the WAN program in the mode asked for; AUTO and AFXDP try native first. */
 static int attach_wan(struct pxp_dp *dp, enum pxp_dp_mode mode)
 {
@@ -467,6 +486,11 @@ int pxp_dp_attach_halves(struct pxp_dp **dpp, const char *wan_ifname, enum pxp_d
 	dp = calloc(1, sizeof(*dp));
 	if (!dp)
 		return -ENOMEM;
+	dp->slot_by_id = calloc(UINT16_MAX + 1, sizeof(*dp->slot_by_id));
+	if (!dp->slot_by_id) {
+		free(dp);
+		return -ENOMEM;
+	}
 	snprintf(dp->wan_name, sizeof(dp->wan_name), "%s", wan_ifname);
 	dp->vlan_tci = vlan_id;
 	dp->netdev = PXP_DP_NETDEV_VETH;
@@ -479,6 +503,7 @@ int pxp_dp_attach_halves(struct pxp_dp **dpp, const char *wan_ifname, enum pxp_d
 		pxp_err("WAN port %s: %s", wan_ifname, strerror(-err));
 		goto free_dp;
 	}
+	dp->retire_group = PXP_DP_RETIRE_GROUP_BASE + (uint32_t)(dp->wan.ifindex & 0xffff);
 	/* tc sees the tag the stack moved out of the frame; XDP sees only what is in it. */
 	if (vlan_id && dp->rx != PXP_DP_HALF_TC) {
 		err = pxp_wan_set_vlan_strip(wan_ifname, false, &dp->vlan_strip_was_on);
@@ -550,6 +575,7 @@ destroy_progs:
 free_dp:
 	if (dp->vlan_strip_was_on)
 		pxp_wan_set_vlan_strip(wan_ifname, true, NULL);
+	free(dp->slot_by_id);
 	free(dp);
 	return err;
 }
@@ -630,10 +656,9 @@ int pxp_dp_set_cpu_spread(struct pxp_dp *dp, unsigned int nr_cpus)
 
 static struct dp_session *find_session(struct pxp_dp *dp, uint16_t session_id)
 {
-	for (unsigned int i = 0; i < dp->nr_sessions; i++)
-		if (dp->sessions[i].rec.session_id == htons(session_id))
-			return &dp->sessions[i];
-	return NULL;
+	unsigned int slot = dp->slot_by_id[session_id];
+
+	return slot ? &dp->sessions[slot - 1] : NULL;
 }
 
 static int start_engine(struct pxp_dp *dp, const struct dp_session *ds)
@@ -721,26 +746,32 @@ int pxp_dp_session_add(struct pxp_dp *dp, const struct pxp_dp_session *s, int *i
 		return err;
 	if (find_session(dp, s->session_id))
 		return -EEXIST;
-	for (unsigned int i = 0; i < dp->nr_sessions; i++) {
-		if (!strcmp(dp->sessions[i].nd.name, s->ifname)) {
-			pxp_err("%s already carries session %u", s->ifname,
-				ntohs(dp->sessions[i].rec.session_id));
-			return -EEXIST;
-		}
-	}
 	if (dp->mode == PXP_DP_AFXDP && dp->nr_sessions) {
 		pxp_err("mode afxdp carries one session per WAN port");
 		return -EBUSY;
 	}
-	grown = realloc(dp->sessions, (dp->nr_sessions + 1) * sizeof(*grown));
-	if (!grown)
-		return -ENOMEM;
-	dp->sessions = grown;
+	if (dp->nr_sessions == dp->cap_sessions) {
+		unsigned int cap = dp->cap_sessions ? 2 * dp->cap_sessions : 4;
+
+		grown = realloc(dp->sessions, cap * sizeof(*grown));
+		if (!grown)
+			return -ENOMEM;
+		dp->sessions = grown;
+		dp->cap_sessions = cap;
+	}
 	ds = &dp->sessions[dp->nr_sessions];
 	memset(ds, 0, sizeof(*ds));
 
-	/* Never deletes a netdev of that name: whose it is, is the caller's to know. */
+	/*
+	 * Never deletes a netdev of that name: whose it is, is the caller's to know. A name
+	 * in use (ours or not) is refused here by the kernel (-EEXIST).
+	 */
 	err = pxp_netdev_create(s->ifname, dp->netdev, s->mtu, session_queues(dp), &ds->nd);
+	if (err == -EEXIST && dp->nr_retired) {
+		/* Perhaps a retired netdev of an ended session with this id. */
+		pxp_dp_flush(dp);
+		err = pxp_netdev_create(s->ifname, dp->netdev, s->mtu, session_queues(dp), &ds->nd);
+	}
 	if (err) {
 		pxp_err("creating session netdev %s: %s", s->ifname, strerror(-err));
 		return err;
@@ -785,7 +816,7 @@ int pxp_dp_session_add(struct pxp_dp *dp, const struct pxp_dp_session *s, int *i
 		err = -errno;
 		goto stop_engine;
 	}
-	dp->nr_sessions++;
+	dp->slot_by_id[s->session_id] = (uint16_t)++dp->nr_sessions;
 	if (ifindex)
 		*ifindex = ds->nd.ifindex;
 	return 0;
@@ -846,15 +877,51 @@ int pxp_dp_session_del(struct pxp_dp *dp, uint16_t session_id)
 		engine_stop(dp->engine);
 		dp->engine = NULL;
 	}
-	detach_ours(ds->nd.peer_ifindex, PXP_PROG_NAME_SESSION, 0);
 	detach_session_tc(dp, ds);
-	peer_key = ds->rec.peer_ifindex;
-	bpf_map_delete_elem(pxp_dp_fd_egress(&dp->progs), &peer_key);
-	err = pxp_netdev_delete(ds->nd.name, ds->nd.kind, ds->nd.ifindex);
+	/*
+	 * The netdev takes its peer and the peer's program with it: no query of the links
+	 * (libbpf's bpf_xdp_query() dumps every link, thousands on a busy AC). Only a netdev
+	 * left in place loses our program, by the fd we attached, in one targeted request.
+	 */
+	err = -EAGAIN;
+	if (dp->defer_deletes) {
+		err = pxp_netdev_retire(&ds->nd, dp->retire_group);
+		if (!err)
+			dp->nr_retired++;
+	}
+	if (err && err != -ENODEV)
+		err = pxp_netdev_delete(ds->nd.name, ds->nd.kind, ds->nd.ifindex);
 	if (err == -ENODEV)
 		err = 0; /* someone deleted it already */
-	*ds = dp->sessions[--dp->nr_sessions];
+	else if (err && dp->tx != PXP_DP_HALF_TC)
+		detach_attached(ds->nd.peer_ifindex, pxp_dp_fd_prog_session(&dp->progs),
+				dp->xdp_flags);
+	peer_key = ds->rec.peer_ifindex;
+	bpf_map_delete_elem(pxp_dp_fd_egress(&dp->progs), &peer_key);
+	dp->slot_by_id[session_id] = 0;
+	if (ds != &dp->sessions[--dp->nr_sessions]) {
+		*ds = dp->sessions[dp->nr_sessions];
+		dp->slot_by_id[ntohs(ds->rec.session_id)] = (uint16_t)(ds - dp->sessions + 1);
+	}
 	return err;
+}
+
+void pxp_dp_defer_deletes(struct pxp_dp *dp)
+{
+	dp->defer_deletes = true;
+}
+
+void pxp_dp_flush(struct pxp_dp *dp)
+{
+	int err;
+
+	if (!dp || !dp->nr_retired)
+		return;
+	err = pxp_netdev_delete_group(dp->retire_group);
+	if (err)
+		pxp_warn("deleting %u ended session netdevs (group %u): %s", dp->nr_retired,
+			 dp->retire_group, strerror(-err));
+	dp->nr_retired = 0;
 }
 
 void pxp_dp_detach(struct pxp_dp *dp)
@@ -863,13 +930,15 @@ void pxp_dp_detach(struct pxp_dp *dp)
 		return;
 	while (dp->nr_sessions)
 		pxp_dp_session_del(dp, ntohs(dp->sessions[0].rec.session_id));
+	pxp_dp_flush(dp);
 	pxp_tc_detach(&dp->wan_tc);
 	if (dp->rx != PXP_DP_HALF_TC)
-		detach_ours(dp->wan.ifindex, PXP_PROG_NAME_WAN, dp->wan_prog_id);
+		detach_attached(dp->wan.ifindex, pxp_dp_fd_prog_wan(&dp->progs), dp->xdp_flags);
 	if (dp->vlan_strip_was_on)
 		pxp_wan_set_vlan_strip(dp->wan_name, true, NULL);
 	pxp_dp_progs_destroy(&dp->progs);
 	free(dp->sessions);
+	free(dp->slot_by_id);
 	free(dp);
 }
 

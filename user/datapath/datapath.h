@@ -113,8 +113,19 @@ int pxp_dp_session_set_mtu(struct pxp_dp *dp, uint16_t session_id, uint16_t mtu)
  * advertised prefix and the default route via the AC's link-local address.
  */
 int pxp_dp_session_accept_ra(struct pxp_dp *dp, uint16_t session_id);
-/* Stop forwarding the session and delete its netdev. */
+/*
+ * Stop forwarding the session and delete its netdev (with pxp_dp_defer_deletes(): at the
+ * next pxp_dp_flush()).
+ */
 int pxp_dp_session_del(struct pxp_dp *dp, uint16_t session_id);
+/*
+ * For many sessions (the AC): a deleted session's netdev only leaves the stack's way at
+ * once (moved out of service) and goes with the others at pxp_dp_flush(), one request
+ * for a batch, since every netdev deletion waits for the kernel's grace periods. The
+ * caller flushes once per event-loop pass; pxp_dp_detach() flushes too.
+ */
+void pxp_dp_defer_deletes(struct pxp_dp *dp);
+void pxp_dp_flush(struct pxp_dp *dp);
 /* Detach everything from the WAN port and free dp; safe with NULL. */
 void pxp_dp_detach(struct pxp_dp *dp);
 enum pxp_dp_mode pxp_dp_mode(const struct pxp_dp *dp);

@@ -58,6 +58,14 @@ int pxp_netdev_no_segmentation_offload(const struct pxp_netdev *nd);
  * ifindex holds the name.
  */
 int pxp_netdev_delete(const char *name, enum pxp_dp_netdev kind, int ifindex);
+/*
+ * Deleting a netdev waits for the kernel's RCU grace periods (10-30 ms each); deleting a
+ * group of them waits once. pxp_netdev_retire() moves the pair into netdev group `group`
+ * (a fast request by its ifindex), pxp_netdev_delete_group() deletes every netdev of the
+ * group in one request. 0 or -errno (-ENODEV: the netdev is gone already).
+ */
+int pxp_netdev_retire(const struct pxp_netdev *nd, uint32_t group);
+int pxp_netdev_delete_group(uint32_t group);
 
 /* What the data path needs to know about a WAN port. */
 struct pxp_wan_info {

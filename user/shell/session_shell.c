@@ -143,6 +143,11 @@ void shell_status_frames(struct session_shell *sh, struct status_writer *w,
 	status_u64(w, "tx_errors", sh->session_tx_errors);
 	/* Not errors: frames of another VLAN, or unicast to another station. */
 	status_u64(w, "skipped", sh->disc_sock.rx_other_vlan + sh->sess_sock.rx_other_vlan);
+	/* Lost before we read them: the sockets' receive buffers were full. */
+	status_object_begin(w, "socket_drops");
+	status_u64(w, "discovery", raw_socket_rx_dropped(&sh->disc_sock));
+	status_u64(w, "session", raw_socket_rx_dropped(&sh->sess_sock));
+	status_object_end(w);
 	if (link) {
 		status_u64(w, "ppp_malformed", link->rx_malformed);
 		status_u64(w, "ppp_proto_reject", link->rx_proto_reject);
@@ -158,10 +163,22 @@ void shell_status_frames(struct session_shell *sh, struct status_writer *w,
 
 /* ------------------------------------------------------------ sockets */
 
+void shell_index_session(struct session_shell *sh, struct shell_session *s, bool add)
+{
+	if (sh->by_id)
+		sh->by_id[s->session_id] = add ? s : NULL;
+}
+
 struct shell_session *shell_find_session(struct session_shell *sh, uint16_t session_id,
 					 const uint8_t *peer_mac)
 {
 	unsigned int i;
+
+	if (sh->by_id) {
+		struct shell_session *s = sh->by_id[session_id];
+
+		return s && !memcmp(s->peer_mac, peer_mac, PXP_ETH_ALEN) ? s : NULL;
+	}
 
 	for (i = 0; i < sh->max_sessions; i++) {
 		struct shell_session *s = sh->role->session_at(sh, i);
@@ -337,6 +354,13 @@ int shell_open(struct session_shell *sh, const struct shell_role *role, const ch
 	sh->disc_sock.fd = sh->sess_sock.fd = sh->ctl.fd = -1;
 	sh->disc_handler.ready = disc_ready;
 	sh->sess_handler.ready = sess_ready;
+	if (max_sessions > 1) {
+		sh->by_id = calloc(UINT16_MAX + 1, sizeof(*sh->by_id));
+		if (!sh->by_id) {
+			pxp_err("out of memory");
+			return PXP_EXIT_FATAL;
+		}
+	}
 	err = ev_loop_init(&sh->loop);
 	if (err) {
 		pxp_err("event loop: %s", strerror(-err));
@@ -414,6 +438,8 @@ void shell_close(struct session_shell *sh)
 	pxp_netlink_close(sh->nl);
 	sh->nl = NULL;
 	ev_loop_close(&sh->loop);
+	free(sh->by_id);
+	sh->by_id = NULL;
 }
 
 uint64_t shell_ppp_deadline(struct session_shell *sh)

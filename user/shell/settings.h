@@ -82,6 +82,8 @@ struct server_settings {
 	enum ppp_auth_proto auth;
 	char secrets_file[PATH_MAX];
 	unsigned int max_sessions;
+	/* PADI+PADR frames a second, all and per MAC; DISC_AC_RATE_UNLIMITED = off. */
+	uint32_t padi_rate, padi_rate_per_mac;
 	uint32_t dns[PXP_MAX_DNS]; /* network order, 0 = unused */
 	/* IPv6 (with common.ipv6); a prefix length of 0 = not configured. */
 	uint8_t ipv6_pool[16]; /* one /64 of it per session, advertised for SLAAC */
