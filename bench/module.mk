@@ -1,6 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0
 #
-# The benchmark's compiled helpers, called by bench/run. They use libbpf only, not libpxp.a.
+# The benchmark's compiled helpers, called by bench/run. They use libbpf only, not libpxp.a
+# (netkit_hop also links the data path's libc-only netkit.o).
 #   bpf_ns    ns/packet of every XDP and tc program in build/bpf/*.bpf.o (BPF_PROG_TEST_RUN);
 #             its object file comes from the top Makefile's $(O)/%.o rule
 #   veth_hop  loads bench/veth_hop.bpf.c for the veth-hop case; its BPF object (the top
@@ -21,6 +22,7 @@ $(O)/skel/%.skel.h: $(O)/bench/%.bpf.o
 
 $(O)/bench/veth_hop.o: $(O)/skel/veth_hop.skel.h
 $(O)/bench/netkit_hop.o: $(O)/skel/netkit_hop.skel.h
+$(O)/bench/netkit_hop: $(O)/user/datapath/netkit.o
 
 $(O)/bench/%: $(O)/bench/%.o
 	$(call msg,LD,$@)

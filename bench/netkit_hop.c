@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * netkit_hop: creates the netkit pair NK / NK_PEER (L3 mode) for the benchmark's netkit-hop
- * case over rtnetlink, loads bench/netkit_hop.bpf.c and attaches nk_out to NK's transmit
- * (BPF_NETKIT_PRIMARY) and nk_in to WAN's tcx ingress. BPF_PROG_ATTACH, not links: the
- * attachments outlive this process, as veth_hop's do; deleting the namespace removes them.
+ * case over rtnetlink (user/datapath/netkit.c, as pxp0 is made), loads bench/netkit_hop.bpf.c and
+ * attaches nk_out to NK's transmit (BPF_NETKIT_PRIMARY) and nk_in to WAN's tcx ingress.
+ * BPF_PROG_ATTACH, not links: the attachments outlive this process, as veth_hop's do; deleting the
+ * namespace removes them.
  *
  * usage: netkit_hop WAN NK NK_PEER ISP_MAC   (in the router's namespace, kernel 6.7 or later)
  */
@@ -17,98 +18,9 @@
 
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
-#include <linux/if_link.h>
-#include <linux/netlink.h>
-#include <linux/rtnetlink.h>
-
+#include "netkit.h"
 #include "netkit_hop.skel.h"
-
-/*
- * Linux 6.7's netkit uapi (include/uapi/linux/if_link.h, bpf.h), which Debian 12's headers
- * and libbpf 1.1 predate; the values are the kernel's ABI.
- */
-enum {
-	PXB_IFLA_NETKIT_PEER_INFO = 1,
-	PXB_IFLA_NETKIT_MODE = 5,
-};
-enum { PXB_NETKIT_L3 = 1 };
-enum {
-	PXB_BPF_TCX_INGRESS = 46,
-	PXB_BPF_NETKIT_PRIMARY = 54,
-};
-
-struct nlbuf {
-	struct nlmsghdr h;
-	struct ifinfomsg i;
-	char attrs[512];
-};
-
-static struct rtattr *nl_put(struct nlbuf *m, unsigned short type, const void *data, size_t len)
-{
-	struct rtattr *a = (struct rtattr *)((char *)m + NLMSG_ALIGN(m->h.nlmsg_len));
-
-	a->rta_type = type;
-	a->rta_len = (unsigned short)RTA_LENGTH(len);
-	if (len)
-		memcpy(RTA_DATA(a), data, len);
-	m->h.nlmsg_len = NLMSG_ALIGN(m->h.nlmsg_len) + RTA_ALIGN(a->rta_len);
-	return a;
-}
-
-static void nl_end(struct nlbuf *m, struct rtattr *nest)
-{
-	nest->rta_len = (unsigned short)((char *)m + m->h.nlmsg_len - (char *)nest);
-}
-
-/* RTM_NEWLINK for the pair; iproute2 6.1 can make a netkit only with no options. */
-static int netkit_create(const char *name, const char *peer)
-{
-	struct nlbuf m = { .h = { .nlmsg_len = NLMSG_LENGTH(sizeof(struct ifinfomsg)),
-				  .nlmsg_type = RTM_NEWLINK,
-				  .nlmsg_flags =
-					  NLM_F_REQUEST | NLM_F_ACK | NLM_F_CREATE | NLM_F_EXCL } };
-	struct ifinfomsg peer_ifi = { .ifi_family = AF_UNSPEC };
-	struct rtattr *info, *data, *pinfo;
-	__u32 mode = PXB_NETKIT_L3;
-	char reply[1024];
-	struct nlmsgerr *e;
-	ssize_t n;
-	int fd, err;
-
-	if (strlen(name) >= IFNAMSIZ || strlen(peer) >= IFNAMSIZ)
-		return -ENAMETOOLONG;
-	nl_put(&m, IFLA_IFNAME, name, strlen(name) + 1);
-	info = nl_put(&m, IFLA_LINKINFO, NULL, 0);
-	nl_put(&m, IFLA_INFO_KIND, "netkit", sizeof("netkit"));
-	data = nl_put(&m, IFLA_INFO_DATA, NULL, 0);
-	nl_put(&m, PXB_IFLA_NETKIT_MODE, &mode, sizeof(mode));
-	/* The peer's attributes follow its ifinfomsg, as in veth's VETH_INFO_PEER. */
-	pinfo = nl_put(&m, PXB_IFLA_NETKIT_PEER_INFO, &peer_ifi, sizeof(peer_ifi));
-	nl_put(&m, IFLA_IFNAME, peer, strlen(peer) + 1);
-	nl_end(&m, pinfo);
-	nl_end(&m, data);
-	nl_end(&m, info);
-
-	fd = socket(AF_NETLINK, SOCK_RAW | SOCK_CLOEXEC, NETLINK_ROUTE);
-	if (fd < 0)
-		return -errno;
-	if (send(fd, &m, m.h.nlmsg_len, 0) < 0) {
-		err = -errno;
-		goto out;
-	}
-	n = recv(fd, reply, sizeof(reply), 0);
-	e = NLMSG_DATA((struct nlmsghdr *)reply);
-	if (n < 0)
-		err = -errno;
-	else if ((size_t)n < NLMSG_LENGTH(sizeof(*e)) ||
-		 ((struct nlmsghdr *)reply)->nlmsg_type != NLMSG_ERROR)
-		err = -EPROTO;
-	else
-		err = e->error;
-out:
-	close(fd);
-	return err;
-}
+#include "pxp_uapi_compat.h"
 
 static int read_mac(const char *ifname, volatile __u8 *mac)
 {
@@ -157,7 +69,7 @@ int main(int argc, char **argv)
 		fprintf(stderr, "netkit_hop: no interface %s\n", argv[1]);
 		return 2;
 	}
-	err = netkit_create(argv[2], argv[3]);
+	err = pxp_netkit_create(argv[2], argv[3], 0, PXP_NETKIT_PASS, PXP_NETKIT_PASS);
 	if (err) {
 		fprintf(stderr, "netkit_hop: creating netkit %s/%s: %s\n", argv[2], argv[3],
 			err == -EOPNOTSUPP ? "this kernel has no netkit (CONFIG_NETKIT, Linux 6.7+)"
@@ -184,10 +96,10 @@ int main(int argc, char **argv)
 	err = err ?: netkit_hop__load(skel);
 	err = err
 		      ?: bpf_prog_attach(bpf_program__fd(skel->progs.nk_out), (int)nk,
-					 (enum bpf_attach_type)PXB_BPF_NETKIT_PRIMARY, 0);
+					 (enum bpf_attach_type)PXP_BPF_NETKIT_PRIMARY, 0);
 	err = err
 		      ?: bpf_prog_attach(bpf_program__fd(skel->progs.nk_in), (int)wan,
-					 (enum bpf_attach_type)PXB_BPF_TCX_INGRESS, 0);
+					 (enum bpf_attach_type)PXP_BPF_TCX_INGRESS, 0);
 	if (err) {
 		fprintf(stderr, "netkit_hop: %s\n", strerror(errno ? errno : -err));
 		err = 1;

@@ -28,7 +28,7 @@ HOST_CASES = [
     "pppoe-xp-rx-xdppass-tx-xdp",
 ]
 GUEST_CASES = ["ceiling", "veth-hop", "netkit-hop", "kernel-pppoe", "kernel-pppoe-flowtable",
-               "rp-pppoe", "pppoe-xp", "mixed"]
+               "rp-pppoe", "pppoe-xp", "pppoe-xp-netkit", "mixed"]
 
 
 def load(path):

@@ -13,12 +13,17 @@
 #                 up with flow_offloading=1 (software flow offloading) at the router
 #   rp-pppoe      rp-pppoe user mode on both ends (pxp-ac/pxp-pppd-client --mode user)
 #   pppoe-xp      pppoe-xp server at isp and client at router (build/ over 9p at /host)
+#   pppoe-xp-netkit  the same with the client's pxp0 a netkit (--mode tc --rx xdp-pass
+#                 --netdev netkit: the tc transmit half on pxp0's own transmit, XDP decap and
+#                 the WAN's GRO before tc hands the packet to pxp0); 6.12 only
 #   mixed         pxp-ac (kernel AC) at isp, pppoe-xp client at router
 # The guest machinery and role commands are tests/interop/lib.sh and tests/interop/guest/.
 # Under TCG only ratios inside the guest mean anything.
 
 GUEST_CASES=(ceiling veth-hop netkit-hop kernel-pppoe kernel-pppoe-flowtable rp-pppoe pppoe-xp
-	mixed)
+	pppoe-xp-netkit mixed)
+# pppoe-xp-netkit's receive half (tc or xdp-pass); BENCH_NETKIT_RX to compare the two.
+GUEST_NETKIT_RX=${BENCH_NETKIT_RX:-xdp-pass}
 GUEST_LIB=$PXP_ROOT/tests/interop/lib.sh
 GUEST_NAME=pxb$$g
 GUEST_USER=pxbench
@@ -152,11 +157,14 @@ guest_ac() {
 	}
 }
 
-# guest_pxp_client KEY: pppoe-xp up at the router (xdp mode: native XDP on the guest's veth).
+# guest_pxp_client KEY [DATA PATH OPTIONS]: pppoe-xp up at the router (default xdp mode:
+# native XDP on the guest's veth).
 guest_pxp_client() {
 	local key=$1 log=/tmp/${CASE_PREFIX[$1]}client.log
+	shift
+	[ $# -gt 0 ] || set -- --mode xdp
 	x_sh "$key" router 90 "$(pxp_cmd "$key" router up wan0 --user "$GUEST_USER" \
-		--password "$GUEST_PASSWORD" --mode xdp --defaultroute) >$log 2>&1" >/dev/null || {
+		--password "$GUEST_PASSWORD" "$@" --defaultroute) >$log 2>&1" >/dev/null || {
 		case_unavailable "$key" "pppoe-xp up failed in the guest: $(x_guest 10 "tail -n 1 $log")"
 		return 1
 	}
@@ -251,7 +259,7 @@ guest_setup_case() {
 		[ "$c" = kernel-pppoe-flowtable ] && { guest_flowtable_offloads "$key" || return; }
 		echo "ok"
 		;;
-	pppoe-xp)
+	pppoe-xp | pppoe-xp-netkit)
 		x_guest 10 "test -x /host/pppoe-xp" || {
 			case_unavailable "$key" "build/pppoe-xp is not built (or /host is not shared)"
 			return
@@ -260,7 +268,11 @@ guest_setup_case() {
 			--pool 100.64.1.0/30 --auth chap --secrets "/tmp/${p}chap-secrets" --mode xdp \
 			--foreground)) >/tmp/${p}server.log 2>&1 </dev/null &" >/dev/null
 		sleep 1
-		guest_pxp_client "$key" || return
+		if [ "$c" = pppoe-xp-netkit ]; then
+			guest_pxp_client "$key" --mode tc --rx "$GUEST_NETKIT_RX" --netdev netkit || return
+		else
+			guest_pxp_client "$key" || return
+		fi
 		x_guest 30 "$(guest_nat_script "$p" pxp0)" >/dev/null
 		guest_ready "$key" pxp0
 		;;

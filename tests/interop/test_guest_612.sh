@@ -11,7 +11,10 @@
 # Cases: the kernel is 6.12, kernel PPPoE (pxp-ac / pxp-pppd-client, pppoe.ko) carries a
 # ping, WireGuard and netkit links can be made, netem loads, an nftables flowtable over the session's
 # devices loads (the flowtable baseline), a pppoe-xp server and client (build/ over 9p)
-# carry a ping. One boot for all of them: interop time is scarce.
+# carry a ping; a pppoe-xp client with --netdev netkit (mode tc) against an AC in mode tc
+# (whose --netdev auto picks netkit) carries a ping and TCP both ways with 0x8864 framing on
+# the wire, and after kill -9 `down` deletes its netkit pxp0.
+# One boot for all of them: interop time is scarce.
 # Output: one PASS/FAIL/SKIP line per case; exit 1 if anything failed.
 set -u
 
@@ -40,7 +43,8 @@ cleanup() {
 trap cleanup EXIT
 
 cases=(guest612_boot guest612_kernel guest612_kernel_pppoe guest612_wireguard guest612_netkit
-	guest612_netem guest612_flowtable guest612_pppoe_xp_session)
+	guest612_netem guest612_flowtable guest612_pppoe_xp_session guest612_pppoe_xp_netkit
+	guest612_pppoe_xp_netkit_crash)
 skip_all() {
 	local c
 	for c in "${cases[@]}"; do skip "$c" "$1"; done
@@ -153,6 +157,95 @@ else
 	1) fail guest612_pppoe_xp_session "pppoe-xp up failed in the guest: $out" ;;
 	2) fail guest612_pppoe_xp_session "no ping across the pppoe-xp session" ;;
 	*) fail guest612_pppoe_xp_session "guest_exec failed: $out" ;;
+	esac
+fi
+
+# The netkit session netdev: the client's pxp0 a netkit (--netdev netkit) whose primary
+# program is the tc transmit half, against the AC in mode tc, where --netdev auto makes its
+# pxs<N> a netkit too.
+# tcpdump on vB sees the ping and the TCP segments inside PPPoE session frames (0x8864).
+if [ ! -x "$repo/build/pppoe-xp" ]; then
+	skip guest612_pppoe_xp_netkit "no build/pppoe-xp (run make first)"
+	skip guest612_pppoe_xp_netkit_crash "no build/pppoe-xp (run make first)"
+else
+	# Quoted: all of it runs in the guest, nothing expands here.
+	netkit_session=$(
+		cat <<-'EOF'
+			# Functions, not env: busybox env would run its own ip applet.
+			runA() { PPPOE_XP_RUN_DIR=/tmp/pxk-runA ip netns exec pxkA /host/pppoe-xp "$@"; }
+			runB() { PPPOE_XP_RUN_DIR=/tmp/pxk-runB ip netns exec pxkB /host/pppoe-xp "$@"; }
+			runB down vB; runA down vA
+			(runA server vA --local 10.78.3.1 --pool 10.78.3.0/30 --auth chap \
+				--secrets /tmp/pxk-secrets --mode tc --foreground \
+				>/tmp/pxk-nk-server.log 2>&1 </dev/null &)
+			sleep 1
+			runB up vB --user u612 --password-file /tmp/pxk-pass --mode tc --netdev netkit \
+				>/tmp/pxk-nk-client.log 2>&1 ||
+				{ tail -n 5 /tmp/pxk-nk-client.log /tmp/pxk-nk-server.log; exit 1; }
+			ip -n pxkB -d link show pxp0 | grep -q netkit || { ip -n pxkB -d link show pxp0; exit 2; }
+			runB status vB | grep -q "netdev_kind: netkit" || { runB status vB; exit 2; }
+			runA status vA | grep -q "netdev_kind: netkit" || { runA status vA; exit 6; }
+			ip -n pxkA -d link show | grep -A2 "^[0-9]*: pxs[0-9]*@" | grep -q netkit ||
+				{ ip -n pxkA -d link show; exit 6; }
+			ip netns exec pxkB tcpdump -i vB -nn -e -l "ether proto 0x8864" \
+				>/tmp/pxk-nk-wire.txt 2>/dev/null &
+			dump=$!
+			sleep 1
+			ip netns exec pxkB ping -c 3 -W 3 10.78.3.1 >/dev/null || { kill $dump; exit 3; }
+			ip netns exec pxkA iperf3 -s -D -B 10.78.3.1 -p 5612 -I /tmp/pxk-iperf.pid
+			sleep 1
+			up=$(ip netns exec pxkB iperf3 -c 10.78.3.1 -p 5612 -n 4M 2>&1)
+			down=$(ip netns exec pxkB iperf3 -c 10.78.3.1 -p 5612 -n 4M -R 2>&1)
+			sleep 1
+			kill $dump "$(cat /tmp/pxk-iperf.pid)"
+			echo "$up" | grep -q receiver || { echo "up: $up" | tail -n 4; exit 4; }
+			echo "$down" | grep -q receiver || { echo "down: $down" | tail -n 4; exit 4; }
+			w=/tmp/pxk-nk-wire.txt
+			p="ethertype PPPoE S (0x8864)"
+			grep -q "$p.*ICMP echo request" $w && grep -q "$p.*ICMP echo reply" $w &&
+				grep -q "$p.*10.78.3.2.[0-9]* > 10.78.3.1.5612:" $w &&
+				grep -q "$p.*10.78.3.1.5612 > 10.78.3.2.[0-9]*:" $w ||
+				{ echo "wire: $(wc -l <$w) frames"; head -n 3 $w; exit 5; }
+			echo "up: $(echo "$up" | grep receiver | tail -n 1)"
+			echo "down: $(echo "$down" | grep receiver | tail -n 1)"
+			runB status vB | grep -E "^  (encap|decap):"
+		EOF
+	)
+	out=$(guest_exec "$name" "$netkit_session" 240)
+	case $? in
+	0) pass guest612_pppoe_xp_netkit ;;
+	1) fail guest612_pppoe_xp_netkit "pppoe-xp up --netdev netkit failed in the guest: $out" ;;
+	2) fail guest612_pppoe_xp_netkit "pxp0 is no netkit, or status does not say so: $out" ;;
+	3) fail guest612_pppoe_xp_netkit "no ping across the netkit session" ;;
+	4) fail guest612_pppoe_xp_netkit "a TCP transfer across the netkit session failed: $out" ;;
+	5) fail guest612_pppoe_xp_netkit "the wire did not carry ping and TCP both ways in 0x8864 frames: $out" ;;
+	6) fail guest612_pppoe_xp_netkit "the AC's --netdev auto made no netkit pxs<N> on 6.12: $out" ;;
+	*) fail guest612_pppoe_xp_netkit "guest_exec failed: $out" ;;
+	esac
+	echo "# guest612_pppoe_xp_netkit: $(echo "$out" | tr '\n' ' ')" >&2
+
+	netkit_crash=$(
+		cat <<-'EOF'
+			pid=$(cat /tmp/pxk-runB/vB.pid) || exit 1
+			kill -9 $pid
+			for i in 1 2 3 4 5 6 7 8 9 10; do kill -0 $pid 2>/dev/null || break; sleep 1; done
+			kill -0 $pid 2>/dev/null && exit 1
+			ip -n pxkB link show pxp0 >/dev/null 2>&1 || exit 2
+			grep -q "^netdev_kind netkit" /tmp/pxk-runB/vB.session || exit 3
+			PPPOE_XP_RUN_DIR=/tmp/pxk-runB ip netns exec pxkB /host/pppoe-xp down vB
+			! ip -n pxkB link show pxp0 >/dev/null 2>&1 || exit 4
+			PPPOE_XP_RUN_DIR=/tmp/pxk-runA ip netns exec pxkA /host/pppoe-xp down vA
+			exit 0
+		EOF
+	)
+	out=$(guest_exec "$name" "$netkit_crash" 60)
+	case $? in
+	0) pass guest612_pppoe_xp_netkit_crash ;;
+	1) fail guest612_pppoe_xp_netkit_crash "the client did not die of kill -9" ;;
+	2) fail guest612_pppoe_xp_netkit_crash "pxp0 vanished with the client: nothing left to clean" ;;
+	3) fail guest612_pppoe_xp_netkit_crash "the record does not name a netkit" ;;
+	4) fail guest612_pppoe_xp_netkit_crash "down after kill -9 left the netkit pxp0" ;;
+	*) fail guest612_pppoe_xp_netkit_crash "guest_exec failed: $out" ;;
 	esac
 fi
 

@@ -8,7 +8,8 @@
 #
 #   host:  lan - router - isp - net  x  ceiling, veth-hop, pppoe-xp-{xdp,afxdp,generic,tc},
 #          pppoe-xp-rx-R-tx-T (the halves mixed)
-#   guest: qemu (TCG) x ceiling, veth-hop, kernel-pppoe, rp-pppoe, pppoe-xp, mixed
+#   guest: qemu (TCG) x ceiling, veth-hop, netkit-hop, kernel-pppoe, kernel-pppoe-flowtable,
+#          rp-pppoe, pppoe-xp, pppoe-xp-netkit, mixed
 #   bpf:   every XDP and tc program in build/bpf/*.bpf.o
 . "$(dirname "$0")/lib.sh"
 
@@ -36,7 +37,8 @@ check_rows() {
 		                  "pppoe-xp-rx-xdp-tx-tc", "pppoe-xp-rx-xdppass-tx-tc",
 		                  "pppoe-xp-rx-xdppass-tx-xdp"],
 		         "guest": ["ceiling", "veth-hop", "netkit-hop", "kernel-pppoe",
-		                   "kernel-pppoe-flowtable", "rp-pppoe", "pppoe-xp", "mixed"]}
+		                   "kernel-pppoe-flowtable", "rp-pppoe", "pppoe-xp", "pppoe-xp-netkit",
+		                   "mixed"]}
 		def has(env, case, t, a, b):
 		    for r in rows:
 		        if (r.get("env"), r.get("case"), r.get("test")) != (env, case, t):

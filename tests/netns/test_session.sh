@@ -12,7 +12,8 @@
 # server column and the address column of the secrets file; no AC;
 # status --json; `down`; the AC's PADT; echo failure when the AC freezes; the adaptive
 # keepalive; --persist across a server restart; kill -9 and restart (stale-session PADT);
-# IPv6CP; 802.1Q; the generic and AF_XDP data paths; SIGINT in the foreground; a PADI
+# IPv6CP; 802.1Q; the generic and AF_XDP data paths; --netdev netkit (refused without netkit)
+# and auto; SIGINT in the foreground; a PADI
 # flood; bad command lines. Measures the PADI -> IPCP set-up time (median of 5) and the client
 # daemon's RSS. Name cases as arguments to run only those: test_session.sh pap vlan
 PXP_NS_PREFIX=pxc$$-
@@ -360,6 +361,65 @@ session_in_mode() { # MODE
 	fi
 }
 
+# datapath's netdev_kind in the client's status.
+netdev_kind() { client status wan0 | awk -F': ' '$1 == "  netdev_kind" { print $2; exit }'; }
+
+# Does this kernel have netkit (CONFIG_NETKIT, Linux 6.7+)? iproute2 6.1 makes one with no
+# options; its name is this suite's.
+kernel_has_netkit() {
+	in_ns "$NS_ROUTER" ip link add "${PXP_NS_PREFIX}nk" type netkit 2>/dev/null || return 1
+	in_ns "$NS_ROUTER" ip link del "${PXP_NS_PREFIX}nk"
+}
+
+# --netdev netkit: where the kernel has none, refused at start with the reason (exit 4) and
+# nothing left behind; where it has one, pxp0 is a netkit carrying the session (mode tc), and
+# after kill -9 `down` deletes it. An XDP transmit half cannot run on a netkit: a bad option.
+test_netdev_netkit() {
+	local pid
+	reset
+	start_server pap --mode tc || return 1
+	client_up --netdev netkit --mode xdp
+	[ $? = 2 ] && grep -q 'netdev netkit needs' "$PXP_TMP/client.out" ||
+		fail "--netdev netkit --mode xdp not refused as a bad option: $(cat "$PXP_TMP/client.out")" ||
+		return 1
+	if ! kernel_has_netkit; then
+		client_up --netdev netkit --mode tc
+		[ $? = 4 ] || fail "up --netdev netkit did not fail with exit 4 on a kernel without netkit: $(cat "$PXP_TMP/client.out")" || return 1
+		grep -q 'this kernel has no netkit' "$PXP_TMP/client.out" ||
+			fail "the failure does not say the kernel has no netkit: $(cat "$PXP_TMP/client.out")" || return 1
+		! in_ns "$NS_ROUTER" ip link show pxp0 >/dev/null 2>&1 || fail "pxp0 was left behind" || return 1
+		! in_ns "$NS_ROUTER" ip -o link | grep -q pxpnk || fail "the netkit probe left a device" || return 1
+		return 0
+	fi
+	client_up --netdev netkit --mode tc || fail "up --netdev netkit failed: $(cat "$PXP_TMP/client.out")" || return 1
+	[ "$(netdev_kind)" = netkit ] || fail "netdev_kind is '$(netdev_kind)'" || return 1
+	in_ns "$NS_ROUTER" ip -d link show pxp0 | grep -q netkit || fail "pxp0 is no netkit" || return 1
+	in_ns "$NS_ROUTER" ping -c 3 -W 2 -i 0.2 100.64.1.1 >/dev/null ||
+		fail "no traffic through the netkit pxp0" || return 1
+	grep -q '^netdev_kind netkit$' "$RUN_C/wan0.session" || fail "the record names no netkit" || return 1
+	pid=$(status_get client pid)
+	kill9_and_wait "$pid" || fail "the killed client did not die" || return 1
+	client down wan0 >/dev/null 2>&1
+	! in_ns "$NS_ROUTER" ip link show pxp0 >/dev/null 2>&1 || fail "down after kill -9 left the netkit pxp0" || return 1
+}
+
+# --netdev auto (the default): veth with XDP halves everywhere, and in mode tc veth where the
+# kernel has no netkit, netkit where it has.
+test_netdev_auto() {
+	local want=veth
+	reset
+	start_server pap --mode tc || return 1
+	client_up --mode tc || fail "up --mode tc failed: $(cat "$PXP_TMP/client.out")" || return 1
+	kernel_has_netkit && want=netkit
+	[ "$(netdev_kind)" = "$want" ] || fail "mode tc: netdev_kind is '$(netdev_kind)', not $want" || return 1
+	in_ns "$NS_ROUTER" ping -c 2 -W 2 -i 0.2 100.64.1.1 >/dev/null ||
+		fail "no traffic through the session in mode tc ($want)" || return 1
+	reset
+	start_server pap || return 1
+	client_up --mode xdp || fail "up --mode xdp failed: $(cat "$PXP_TMP/client.out")" || return 1
+	[ "$(netdev_kind)" = veth ] || fail "mode xdp: netdev_kind is '$(netdev_kind)', not veth" || return 1
+}
+
 test_mode_generic() { session_in_mode generic; }
 test_mode_afxdp() { session_in_mode afxdp; }
 
@@ -556,6 +616,8 @@ else
 fi
 case_ session/mode_generic test_mode_generic
 case_ session/mode_afxdp test_mode_afxdp
+case_ session/netdev_netkit test_netdev_netkit
+case_ session/netdev_auto test_netdev_auto
 case_ session/foreground_sigint test_foreground_sigint
 case_ session/padi_flood test_padi_flood
 case_ session/setup_time test_setup_time

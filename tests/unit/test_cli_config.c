@@ -169,12 +169,14 @@ TEST(up_rejections)
 	char *halves_afxdp[] = { "up", "eth0", "--mode", "afxdp", "--tx", "tc", NULL };
 	char *cpus_tc[] = { "up", "eth0", "--mode", "tc", "--cpus", "2", NULL };
 	char *cpus_rx_tc[] = { "up", "eth0", "--rx", "tc", "--cpus", "2", NULL };
+	char *netdev_bogus[] = { "up", "eth0", "--netdev", "tun", NULL };
 
 	CHECK_EQ(parse_up(tx_pass, ARGC(tx_pass)), -EINVAL);
 	CHECK_EQ(parse_up(rx_bogus, ARGC(rx_bogus)), -EINVAL);
 	CHECK_EQ(parse_up(halves_afxdp, ARGC(halves_afxdp)), -EINVAL);
 	CHECK_EQ(parse_up(cpus_tc, ARGC(cpus_tc)), -EINVAL);
 	CHECK_EQ(parse_up(cpus_rx_tc, ARGC(cpus_rx_tc)), -EINVAL);
+	CHECK_EQ(parse_up(netdev_bogus, ARGC(netdev_bogus)), -EINVAL);
 	CHECK_EQ(parse_up(no_iface, ARGC(no_iface)), -EINVAL);
 	CHECK_EQ(parse_up(two_ifaces, ARGC(two_ifaces)), -EINVAL);
 	CHECK_EQ(parse_up(mtu, ARGC(mtu)), -EINVAL);
@@ -326,12 +328,11 @@ TEST(daemon_options_shared)
 	char *server_afxdp_cpus[] = { "server", "isp0",	       "--local", "10.0.0.1",
 				      "--pool", "10.0.0.0/24", "--mode",  "afxdp",
 				      "--cpus", "2",	       NULL };
-	char *up_halves[] = {
-		"up", "wan0", "--mode", "tc", "--rx", "xdp-pass", "--tx", "tc", NULL
-	};
-	char *server_halves[] = { "server",	 "isp0",   "--local", "10.0.0.1", "--pool",
-				  "10.0.0.0/24", "--mode", "tc",      "--rx",	  "xdp-pass",
-				  "--tx",	 "tc",	   NULL };
+	char *up_halves[] = { "up",   "wan0", "--mode",	  "tc",	    "--rx", "xdp-pass",
+			      "--tx", "tc",   "--netdev", "netkit", NULL };
+	char *server_halves[] = { "server",	 "isp0",   "--local",  "10.0.0.1", "--pool",
+				  "10.0.0.0/24", "--mode", "tc",       "--rx",	   "xdp-pass",
+				  "--tx",	 "tc",	   "--netdev", "netkit",   NULL };
 	const struct daemon_settings *d[2];
 	struct server_settings so;
 	struct client_settings uo;
@@ -348,6 +349,7 @@ TEST(daemon_options_shared)
 		CHECK(!strcmp(d[i]->service, "isp"));
 		CHECK(d[i]->ipv6 && d[i]->foreground);
 		CHECK_EQ(d[i]->log_level, PXP_LOG_DEBUG);
+		CHECK_EQ(d[i]->netdev, PXP_DP_NETDEV_AUTO);
 	}
 	client_settings_wipe(&uo);
 	CHECK_EQ(config_parse_up(ARGC(up_halves), up_halves, &uo), 0);
@@ -356,6 +358,7 @@ TEST(daemon_options_shared)
 		CHECK_EQ(d[i]->mode, PXP_DP_TC);
 		CHECK_EQ(d[i]->rx_half, PXP_DP_HALF_XDP_PASS);
 		CHECK_EQ(d[i]->tx_half, PXP_DP_HALF_TC);
+		CHECK_EQ(d[i]->netdev, PXP_DP_NETDEV_NETKIT);
 	}
 	client_settings_wipe(&uo);
 	CHECK_EQ(config_parse_up(ARGC(up_afxdp_cpus), up_afxdp_cpus, &uo), -EINVAL);

@@ -250,6 +250,21 @@ static int parse_mode(const char *s, enum pxp_dp_mode *mode)
 	return bad("--mode", s, why);
 }
 
+static int parse_netdev(const char *s, enum pxp_dp_netdev *kind)
+{
+	char why[48] = "must be ";
+	size_t len;
+
+	if (!pxp_dp_netdev_parse(s, kind))
+		return 0;
+	for (unsigned int i = 0; i < PXP_DP__NETDEVS; i++) {
+		len = strlen(why);
+		snprintf(why + len, sizeof(why) - len, "%s%s", list_separator(i, PXP_DP__NETDEVS),
+			 pxp_dp_netdev_name(i));
+	}
+	return bad("--netdev", s, why);
+}
+
 /* --rx takes every half but the default, --tx all but xdp-pass (a receive half). */
 static int parse_half(const char *opt, bool rx, const char *s, enum pxp_dp_half *half)
 {
@@ -343,6 +358,7 @@ enum {
 	OPT_RA_MANAGED,
 	OPT_RX,
 	OPT_TX,
+	OPT_NETDEV,
 };
 
 /* Defaults help shows that are kept in milliseconds. */
@@ -380,6 +396,11 @@ static const struct cli_option daemon_options[] = {
 	  "the transmit half's programs: xdp (encapsulate in XDP on pxp0's hidden peer) or tc "
 	  "(in tc egress on pxp0)",
 	  "the mode's" },
+	{ "netdev", OPT_NETDEV, "K",
+	  "the session netdev: veth (a pair whose hidden peer runs the XDP transmit half), netkit "
+	  "(Linux 6.7+: the tc transmit half runs on its own transmit; needs --rx tc or xdp-pass "
+	  "and --tx tc) or auto (netkit where the kernel has it and the halves fit, else veth)",
+	  "auto" },
 	{ "cpus", OPT_CPUS, "N",
 	  "software RSS: decapsulate on CPUs 0..N-1 by the inner flow hash (modes xdp and "
 	  "generic)",
@@ -511,6 +532,7 @@ static void daemon_defaults(struct daemon_settings *d)
 	d->keepalive_interval_s = PXP_DEFAULT_KEEPALIVE_INTERVAL_S;
 	d->keepalive_failures = PXP_DEFAULT_KEEPALIVE_FAILURES;
 	d->mode = PXP_DP_AUTO;
+	d->netdev = PXP_DP_NETDEV_AUTO;
 	d->log_level = PXP_LOG_INFO;
 }
 
@@ -575,6 +597,8 @@ static int parse_daemon_option(int c, const char *arg, struct daemon_settings *d
 		return parse_half("--rx", true, arg, &d->rx_half);
 	case OPT_TX:
 		return parse_half("--tx", false, arg, &d->tx_half);
+	case OPT_NETDEV:
+		return parse_netdev(arg, &d->netdev);
 	case 'f':
 		d->foreground = true;
 		return 0;

@@ -20,6 +20,7 @@
 #include "dp_tc.h"
 #include "engine.h"
 #include "log.h"
+#include "netkit.h"
 #include "pppoe_wire.h"
 #include "pxp_maps.h"
 #include "pxp_mtu.h"
@@ -38,14 +39,15 @@ struct dp_session {
 	struct pxp_netdev nd;
 	struct pxp_session rec;
 	struct pxp_session_key key;
-	struct pxp_tc_att tc_egress; /* mode tc: pxp0's egress */
-	struct pxp_tc_att tc_peer;   /* mode tc: the hidden peer's ingress (GSO skbs' way) */
+	struct pxp_tc_att tc_egress; /* tc transmit: pxp0's egress, or a netkit pxp0's primary */
+	struct pxp_tc_att tc_peer;   /* tc transmit, veth: the hidden peer's ingress (GSO skbs) */
 };
 
 struct pxp_dp {
 	enum pxp_dp_mode mode;
-	enum pxp_dp_half rx, tx; /* resolved: never PXP_DP_HALF_DEFAULT */
-	__u32 xdp_flags;	 /* XDP_FLAGS_DRV_MODE or XDP_FLAGS_SKB_MODE */
+	enum pxp_dp_half rx, tx;   /* resolved: never PXP_DP_HALF_DEFAULT */
+	enum pxp_dp_netdev netdev; /* resolved: VETH or NETKIT */
+	__u32 xdp_flags;	   /* XDP_FLAGS_DRV_MODE or XDP_FLAGS_SKB_MODE */
 	struct pxp_wan_info wan;
 	char wan_name[IF_NAMESIZE];
 	uint16_t vlan_tci;
@@ -79,6 +81,80 @@ static const char *const half_names[PXP_DP__HALVES] = {
 	[PXP_DP_HALF_TC] = "tc",
 	[PXP_DP_HALF_XDP_PASS] = "xdp-pass",
 };
+
+/* The session netdev kinds' names, once: --netdev, status and the instance record. */
+static const char *const netdev_names[PXP_DP__NETDEVS] = {
+	[PXP_DP_NETDEV_AUTO] = "auto",
+	[PXP_DP_NETDEV_VETH] = "veth",
+	[PXP_DP_NETDEV_NETKIT] = "netkit",
+};
+
+const char *pxp_dp_netdev_name(enum pxp_dp_netdev kind)
+{
+	return (unsigned int)kind < PXP_DP__NETDEVS ? netdev_names[kind] : "unknown";
+}
+
+int pxp_dp_netdev_parse(const char *name, enum pxp_dp_netdev *kind)
+{
+	for (unsigned int i = 0; i < PXP_DP__NETDEVS; i++) {
+		if (!strcmp(name, netdev_names[i])) {
+			*kind = (enum pxp_dp_netdev)i;
+			return 0;
+		}
+	}
+	return -EINVAL;
+}
+
+enum pxp_dp_netdev pxp_dp_netdev_kind(const struct pxp_dp *dp)
+{
+	return dp->netdev;
+}
+
+/*
+ * A netkit pxp0 runs the tc transmit half itself, and takes received frames only from tc
+ * (netkit has no XDP redirect target): rx tc or xdp-pass, tx tc, never the AF_XDP engine.
+ */
+static bool halves_fit_netkit(const struct pxp_dp *dp)
+{
+	return dp->mode != PXP_DP_AFXDP && dp->tx == PXP_DP_HALF_TC && dp->rx != PXP_DP_HALF_XDP;
+}
+
+int pxp_dp_set_netdev(struct pxp_dp *dp, enum pxp_dp_netdev kind)
+{
+	int has;
+
+	if ((unsigned int)kind >= PXP_DP__NETDEVS)
+		return -EINVAL;
+	if (dp->nr_sessions)
+		return -EBUSY;
+	if (kind == PXP_DP_NETDEV_VETH || (kind == PXP_DP_NETDEV_AUTO && !halves_fit_netkit(dp))) {
+		dp->netdev = PXP_DP_NETDEV_VETH;
+		return 0;
+	}
+	if (!halves_fit_netkit(dp)) {
+		pxp_err("--netdev netkit needs receive half tc or xdp-pass and transmit half tc "
+			"(--mode tc, or --rx tc|xdp-pass --tx tc), not rx %s, tx %s in mode %s",
+			pxp_dp_half_name(dp->rx), pxp_dp_half_name(dp->tx),
+			pxp_dp_mode_name(dp->mode));
+		return -EINVAL;
+	}
+	has = pxp_netkit_probe();
+	if (has < 0) {
+		pxp_err("probing the kernel for netkit: %s", strerror(-has));
+		if (kind == PXP_DP_NETDEV_NETKIT)
+			return has;
+	}
+	if (!has && kind == PXP_DP_NETDEV_NETKIT) {
+		pxp_err("--netdev netkit: this kernel has no netkit (CONFIG_NETKIT, Linux 6.7+)");
+		return -EOPNOTSUPP;
+	}
+	/* auto: a failed probe (say, a device of the probe's name left over) means veth. */
+	dp->netdev = has > 0 ? PXP_DP_NETDEV_NETKIT : PXP_DP_NETDEV_VETH;
+	pxp_info("session netdevs: %s%s%s", pxp_dp_netdev_name(dp->netdev),
+		 !has ? " (this kernel has no netkit)" : "",
+		 has < 0 ? " (the netkit probe failed)" : "");
+	return 0;
+}
 
 const char *pxp_dp_half_name(enum pxp_dp_half half)
 {
@@ -233,11 +309,11 @@ int pxp_dp_cleanup_stale(const char *wan_ifname, const char *session_ifname)
 		}
 	}
 	if (session_ifname) {
-		err = pxp_netdev_delete(session_ifname, 0);
+		err = pxp_netdev_delete(session_ifname, PXP_DP_NETDEV_AUTO, 0);
 		if (!err)
 			pxp_warn("deleted a stale session netdev %s", session_ifname);
 		if (err == -EEXIST)
-			pxp_err("%s exists and is not a veth pair: not deleting it",
+			pxp_err("%s exists and is not a veth or netkit pair: not deleting it",
 				session_ifname);
 		if (err == -ENODEV)
 			err = 0;
@@ -255,21 +331,29 @@ void pxp_dp_owned(const struct pxp_dp *dp, struct pxp_dp_owned *o)
 	if (dp->nr_sessions) {
 		snprintf(o->netdev, sizeof(o->netdev), "%s", dp->sessions[0].nd.name);
 		o->netdev_ifindex = dp->sessions[0].nd.ifindex;
+		snprintf(o->netdev_kind, sizeof(o->netdev_kind), "%s",
+			 pxp_dp_netdev_name(dp->sessions[0].nd.kind));
 	}
 }
 
 int pxp_dp_remove_owned(const struct pxp_dp_owned *o)
 {
+	enum pxp_dp_netdev kind = PXP_DP_NETDEV_VETH; /* what a record without netdev_kind made */
 	int err = 0, ret;
 
-	if (o->netdev[0]) {
+	if (o->netdev[0] && o->netdev_kind[0] &&
+	    (pxp_dp_netdev_parse(o->netdev_kind, &kind) || kind == PXP_DP_NETDEV_AUTO)) {
+		pxp_warn("the record's netdev_kind '%s' is not veth or netkit: %s left alone",
+			 o->netdev_kind, o->netdev);
+		err = -EINVAL;
+	} else if (o->netdev[0]) {
 		/* Its hidden peer, the peer's program, addresses and routes go with it. */
-		ret = pxp_netdev_delete(o->netdev, o->netdev_ifindex);
+		ret = pxp_netdev_delete(o->netdev, kind, o->netdev_ifindex);
 		if (!ret)
 			pxp_info("deleted the session netdev %s", o->netdev);
 		else if (ret == -EEXIST || ret == -ESTALE)
-			pxp_warn("%s is not the netdev pppoe-xp created (ifindex %d): left alone",
-				 o->netdev, o->netdev_ifindex);
+			pxp_warn("%s is not the %s pppoe-xp created (ifindex %d): left alone",
+				 o->netdev, pxp_dp_netdev_name(kind), o->netdev_ifindex);
 		else if (ret != -ENODEV)
 			err = ret;
 	}
@@ -409,6 +493,7 @@ int pxp_dp_attach_halves(struct pxp_dp **dpp, const char *wan_ifname, enum pxp_d
 	}
 	snprintf(dp->wan_name, sizeof(dp->wan_name), "%s", wan_ifname);
 	dp->vlan_tci = vlan_id;
+	dp->netdev = PXP_DP_NETDEV_VETH;
 	dp->rx = resolve_half(rx, mode);
 	dp->tx = resolve_half(tx, mode);
 	/* The XDP flavour of an XDP half that the WAN's attachment does not settle. */
@@ -495,13 +580,23 @@ free_dp:
 	return err;
 }
 
+/*
+ * A tc transmit half on a veth pxp0 meets the session program on pxp0's egress, keyed by
+ * pxp0's ifindex. Everywhere else it runs with the hidden peer's: XDP on it, and a netkit
+ * hands the skb to its primary program already addressed to the peer (skb->dev).
+ */
+static bool keyed_by_netdev(const struct pxp_dp *dp, const struct dp_session *ds)
+{
+	return dp->tx == PXP_DP_HALF_TC && ds->nd.kind == PXP_DP_NETDEV_VETH;
+}
+
 /* Rewrite a session's record under every key it has (ds->rec changed). */
 static int update_records(struct pxp_dp *dp, const struct dp_session *ds)
 {
 	__u32 peer_key = ds->rec.peer_ifindex, netdev_key = (__u32)ds->nd.ifindex;
 
 	if (bpf_map_update_elem(pxp_dp_fd_egress(&dp->progs), &peer_key, &ds->rec, BPF_EXIST) ||
-	    (dp->tx == PXP_DP_HALF_TC &&
+	    (keyed_by_netdev(dp, ds) &&
 	     bpf_map_update_elem(pxp_dp_fd_egress(&dp->progs), &netdev_key, &ds->rec, BPF_EXIST)) ||
 	    bpf_map_update_elem(pxp_dp_fd_sessions(&dp->progs), &ds->key, &ds->rec, BPF_EXIST))
 		return -errno;
@@ -605,9 +700,11 @@ static int check_session_mtu(const struct pxp_dp *dp, unsigned int mtu)
 }
 
 /*
- * A tc transmit half: the session program on pxp0's egress and on its hidden peer's
- * ingress (GSO skbs' way), found there by pxp0's own ifindex in pxp_egress beside the
- * hidden peer's. Undoes what attach_session_tc did, or part of it.
+ * A tc transmit half on a veth: the session program on pxp0's egress and on its hidden
+ * peer's ingress (GSO skbs' way), found there by pxp0's own ifindex in pxp_egress beside the
+ * hidden peer's. On a netkit: the same program as pxp0's primary program (TSO/GSO are off
+ * on it since its creation, so no GSO skb reaches it). Undoes what attach_session_tc did, or
+ * part of it.
  */
 static void detach_session_tc(struct pxp_dp *dp, struct dp_session *ds)
 {
@@ -617,7 +714,8 @@ static void detach_session_tc(struct pxp_dp *dp, struct dp_session *ds)
 		return;
 	pxp_tc_detach(&ds->tc_egress);
 	pxp_tc_detach(&ds->tc_peer);
-	bpf_map_delete_elem(pxp_dp_fd_egress(&dp->progs), &key);
+	if (keyed_by_netdev(dp, ds))
+		bpf_map_delete_elem(pxp_dp_fd_egress(&dp->progs), &key);
 }
 
 static int attach_session_tc(struct pxp_dp *dp, struct dp_session *ds)
@@ -625,6 +723,8 @@ static int attach_session_tc(struct pxp_dp *dp, struct dp_session *ds)
 	int fd = pxp_dp_fd_prog_tc_session(&dp->progs), err;
 	__u32 key = (__u32)ds->nd.ifindex;
 
+	if (ds->nd.kind == PXP_DP_NETDEV_NETKIT)
+		return pxp_tc_attach_netkit(ds->nd.ifindex, fd, &ds->tc_egress);
 	err = pxp_netdev_no_segmentation_offload(&ds->nd);
 	if (bpf_map_update_elem(pxp_dp_fd_egress(&dp->progs), &key, &ds->rec, BPF_NOEXIST))
 		err = err ?: -errno;
@@ -666,11 +766,11 @@ int pxp_dp_session_add(struct pxp_dp *dp, const struct pxp_dp_session *s, int *i
 	 * Never deletes a netdev of that name: whose it is, is the caller's to know. A name
 	 * in use (ours or not) is refused here by the kernel (-EEXIST).
 	 */
-	err = pxp_netdev_create(s->ifname, s->mtu, session_queues(dp), &ds->nd);
+	err = pxp_netdev_create(s->ifname, dp->netdev, s->mtu, session_queues(dp), &ds->nd);
 	if (err == -EEXIST && dp->nr_retired) {
 		/* Perhaps a retired netdev of an ended session with this id. */
 		pxp_dp_flush(dp);
-		err = pxp_netdev_create(s->ifname, s->mtu, session_queues(dp), &ds->nd);
+		err = pxp_netdev_create(s->ifname, dp->netdev, s->mtu, session_queues(dp), &ds->nd);
 	}
 	if (err) {
 		pxp_err("creating session netdev %s: %s", s->ifname, strerror(-err));
@@ -729,7 +829,7 @@ delete_egress:
 	detach_session_tc(dp, ds);
 	bpf_map_delete_elem(pxp_dp_fd_egress(&dp->progs), &peer_key);
 delete_netdev:
-	pxp_netdev_delete(ds->nd.name, ds->nd.ifindex);
+	pxp_netdev_delete(ds->nd.name, ds->nd.kind, ds->nd.ifindex);
 	return err;
 }
 
@@ -790,7 +890,7 @@ int pxp_dp_session_del(struct pxp_dp *dp, uint16_t session_id)
 			dp->nr_retired++;
 	}
 	if (err && err != -ENODEV)
-		err = pxp_netdev_delete(ds->nd.name, ds->nd.ifindex);
+		err = pxp_netdev_delete(ds->nd.name, ds->nd.kind, ds->nd.ifindex);
 	if (err == -ENODEV)
 		err = 0; /* someone deleted it already */
 	else if (err && dp->tx != PXP_DP_HALF_TC)

@@ -46,6 +46,19 @@ enum pxp_dp_half {
 	PXP_DP__HALVES,
 };
 
+/* The session netdev's kind (--netdev); status and the instance record name it. */
+enum pxp_dp_netdev {
+	PXP_DP_NETDEV_AUTO, /* netkit where the kernel has it and the halves can use it, else veth
+			     */
+	PXP_DP_NETDEV_VETH, /* a veth pair: XDP halves run on its hidden peer */
+	/*
+	 * a netkit pair (Linux 6.7+): the tc transmit half runs on pxp0's own transmit, no veth
+	 * hop; the receive half is tc or xdp-pass (netkit takes no XDP redirect)
+	 */
+	PXP_DP_NETDEV_NETKIT,
+	PXP_DP__NETDEVS,
+};
+
 struct pxp_dp_session {
 	char ifname[IF_NAMESIZE]; /* session netdev to create, e.g. "pxp0" */
 	uint16_t session_id;	  /* host order */
@@ -69,6 +82,17 @@ int pxp_dp_attach_halves(struct pxp_dp **dp, const char *wan_ifname, enum pxp_dp
 			 enum pxp_dp_half rx, enum pxp_dp_half tx, uint16_t vlan_id);
 const char *pxp_dp_half_name(enum pxp_dp_half half);
 int pxp_dp_half_parse(const char *name, enum pxp_dp_half *half);
+const char *pxp_dp_netdev_name(enum pxp_dp_netdev kind);
+int pxp_dp_netdev_parse(const char *name, enum pxp_dp_netdev *kind);
+/*
+ * The kind of the session netdevs created from here on (call before the first session): AUTO
+ * probes the kernel for netkit (pxp_netkit_probe) and takes it if the halves can use it.
+ * NETKIT on a kernel without it, or with halves that cannot use it, is -EOPNOTSUPP or
+ * -EINVAL, logged with the reason. Without this call the data path makes veths.
+ */
+int pxp_dp_set_netdev(struct pxp_dp *dp, enum pxp_dp_netdev kind);
+/* VETH or NETKIT: what the session netdevs are. */
+enum pxp_dp_netdev pxp_dp_netdev_kind(const struct pxp_dp *dp);
 /* Which programs run each half, for status: "rx tc (tcx), tx xdp (native)". */
 void pxp_dp_halves_text(const struct pxp_dp *dp, char *buf, size_t len);
 /*
@@ -126,13 +150,15 @@ struct pxp_dp_owned {
 	uint32_t wan_prog_id;	  /* the WAN program attached there; 0 = none */
 	char netdev[IF_NAMESIZE]; /* the (first) session netdev; "" = none */
 	int netdev_ifindex;
+	char netdev_kind[8]; /* "veth" or "netkit" (pxp_dp_netdev_name); "" in older records: veth
+			      */
 };
 
 /* What dp created now (all zero for NULL). */
 void pxp_dp_owned(const struct pxp_dp *dp, struct pxp_dp_owned *o);
 /*
  * Removes what o names where it still is that object: the netdev if its name still has
- * that ifindex and is a veth (its addresses and routes go with it), the WAN program if that
+ * that ifindex and is of that kind (its addresses and routes go with it), the WAN program if that
  * program id is still attached. Logs what it removed and what it left; 0 or -errno.
  */
 int pxp_dp_remove_owned(const struct pxp_dp_owned *o);

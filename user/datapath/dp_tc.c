@@ -9,17 +9,16 @@
 
 #include "dp_tc.h"
 #include "log.h"
-
-/*
- * tcx attach types (Linux 6.6 uapi); the build's linux/bpf.h and libbpf 1.1 predate them.
- * A kernel without tcx refuses them with EINVAL.
- */
-#define PXP_BPF_TCX_INGRESS 46
-#define PXP_BPF_TCX_EGRESS  47
+#include "pxp_uapi_compat.h"
 
 /* Our clsact filter's handle and priority ("px"): what we remove, and nothing else. */
 #define PXP_TC_HANDLE 0x7078
 #define PXP_TC_PRIO   0x7078
+
+static enum bpf_attach_type tcx_type(bool ingress)
+{
+	return (enum bpf_attach_type)(ingress ? PXP_BPF_TCX_INGRESS : PXP_BPF_TCX_EGRESS);
+}
 
 static void tc_hook(struct bpf_tc_hook *hook, int ifindex, bool ingress)
 {
@@ -83,8 +82,7 @@ int pxp_tc_attach(int ifindex, bool ingress, int prog_fd, struct pxp_tc_att *att
 	err = prog_id_of(prog_fd, &att->prog_id);
 	if (err)
 		return err;
-	fd = bpf_link_create(prog_fd, ifindex, ingress ? PXP_BPF_TCX_INGRESS : PXP_BPF_TCX_EGRESS,
-			     NULL);
+	fd = bpf_link_create(prog_fd, ifindex, tcx_type(ingress), NULL);
 	if (fd >= 0) {
 		att->linked = true;
 		att->link_fd = fd;
@@ -98,6 +96,27 @@ int pxp_tc_attach(int ifindex, bool ingress, int prog_fd, struct pxp_tc_att *att
 	return clsact_attach(ifindex, ingress, prog_fd, att);
 }
 
+int pxp_tc_attach_netkit(int ifindex, int prog_fd, struct pxp_tc_att *att)
+{
+	int fd, err;
+
+	memset(att, 0, sizeof(*att));
+	att->ifindex = ifindex;
+	err = prog_id_of(prog_fd, &att->prog_id);
+	if (err)
+		return err;
+	/* libbpf 1.1 knows no netkit options; the kernel takes target_ifindex and no flags. */
+	fd = bpf_link_create(prog_fd, ifindex, (enum bpf_attach_type)PXP_BPF_NETKIT_PRIMARY, NULL);
+	if (fd < 0) {
+		att->prog_id = 0;
+		return -errno;
+	}
+	att->linked = true;
+	att->netkit = true;
+	att->link_fd = fd;
+	return 0;
+}
+
 void pxp_tc_detach(struct pxp_tc_att *att)
 {
 	if (att->linked) {
@@ -108,6 +127,7 @@ void pxp_tc_detach(struct pxp_tc_att *att)
 		pxp_tc_detach_stale(att->ifindex, att->ingress, NULL, att->prog_id);
 	}
 	att->linked = false;
+	att->netkit = false;
 	att->prog_id = 0;
 }
 
@@ -152,8 +172,7 @@ int pxp_tc_prog_ids(int ifindex, bool ingress, uint32_t *ids, unsigned int max)
 	__u32 cnt = max, attach_flags = 0;
 	struct bpf_tc_hook hook;
 
-	if (bpf_prog_query(ifindex, ingress ? PXP_BPF_TCX_INGRESS : PXP_BPF_TCX_EGRESS, 0,
-			   &attach_flags, ids, &cnt))
+	if (bpf_prog_query(ifindex, tcx_type(ingress), 0, &attach_flags, ids, &cnt))
 		cnt = 0; /* no tcx here */
 	tc_hook(&hook, ifindex, ingress);
 	if (cnt < max && !tc_query_quiet(&hook, &opts))
@@ -164,6 +183,6 @@ int pxp_tc_prog_ids(int ifindex, bool ingress, uint32_t *ids, unsigned int max)
 const char *pxp_tc_kind(const struct pxp_tc_att *att)
 {
 	if (att->linked)
-		return "tcx";
+		return att->netkit ? "netkit" : "tcx";
 	return att->prog_id ? "clsact" : "-";
 }

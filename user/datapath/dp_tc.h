@@ -17,13 +17,19 @@
 struct pxp_tc_att {
 	int ifindex;
 	bool ingress;
-	bool linked; /* a tcx link (link_fd), else a clsact filter if prog_id */
+	bool linked; /* a tcx or netkit link (link_fd), else a clsact filter if prog_id */
+	bool netkit; /* the link is a netkit device's primary program */
 	int link_fd;
 	uint32_t prog_id; /* the program attached; 0 if none */
 };
 
 /* Attach prog_fd to ifindex's ingress or egress; 0 or -errno. */
 int pxp_tc_attach(int ifindex, bool ingress, int prog_fd, struct pxp_tc_att *att);
+/*
+ * Attach prog_fd as the primary program of the netkit device ifindex (BPF_LINK_CREATE,
+ * BPF_NETKIT_PRIMARY): it runs on the device's transmit. 0 or -errno.
+ */
+int pxp_tc_attach_netkit(int ifindex, int prog_fd, struct pxp_tc_att *att);
 /* Detach what att holds (nothing if zeroed or detached already). */
 void pxp_tc_detach(struct pxp_tc_att *att);
 /*
@@ -36,7 +42,7 @@ int pxp_tc_detach_stale(int ifindex, bool ingress, const char *name, uint32_t id
  * and the one at our clsact handle. Returns how many (at most max) were stored in ids.
  */
 int pxp_tc_prog_ids(int ifindex, bool ingress, uint32_t *ids, unsigned int max);
-/* "tcx" or "clsact": how att is attached, for status; "-" if it is not. */
+/* "tcx", "netkit" or "clsact": how att is attached, for status; "-" if it is not. */
 const char *pxp_tc_kind(const struct pxp_tc_att *att);
 
 #endif

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-/* The session netdev: a veth pair built with libnl-route; see session_netdev.h. */
+/* The session netdev: a veth pair (libnl-route) or a netkit pair; see session_netdev.h. */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -16,7 +16,9 @@
 #include <sys/ioctl.h>
 #include <sys/socket.h>
 
+#include "netkit.h"
 #include "netlink.h"
+#include "pxp_uapi_compat.h"
 #include "session_netdev.h"
 
 static int route_socket(struct nl_sock **sk)
@@ -124,53 +126,86 @@ static int link_info(struct nl_sock *sk, const char *name, int *ifindex, uint8_t
 	return 0;
 }
 
-int pxp_netdev_create(const char *name, uint16_t mtu, unsigned int nr_queues,
-		      struct pxp_netdev *out)
+static int veth_create(struct nl_sock *sk, const struct pxp_netdev *nd, uint16_t mtu,
+		       unsigned int nr_queues)
 {
-	struct rtnl_link *link = NULL, *peer;
-	struct nl_sock *sk;
+	struct rtnl_link *link, *peer;
 	int err;
 
-	if (strlen(name) >= IF_NAMESIZE || !nr_queues)
-		return -EINVAL;
-	memset(out, 0, sizeof(*out));
-	snprintf(out->name, sizeof(out->name), "%s", name);
-	pxp_netdev_peer_name(name, out->peer_name);
-
-	err = route_socket(&sk);
-	if (err)
-		return err;
 	link = rtnl_link_veth_alloc();
-	if (!link) {
-		err = -ENOMEM;
-		goto free_sock;
-	}
+	if (!link)
+		return -ENOMEM;
 	peer = rtnl_link_veth_get_peer(link);
-	rtnl_link_set_name(link, out->name);
+	rtnl_link_set_name(link, nd->name);
 	rtnl_link_set_mtu(link, mtu);
 	rtnl_link_set_flags(link, IFF_NOARP);
 	rtnl_link_set_num_rx_queues(link, nr_queues);
 	rtnl_link_set_num_tx_queues(link, nr_queues);
-	rtnl_link_set_name(peer, out->peer_name);
+	rtnl_link_set_name(peer, nd->peer_name);
 	rtnl_link_set_mtu(peer, mtu);
 	rtnl_link_set_flags(peer, IFF_NOARP);
 	rtnl_link_set_num_rx_queues(peer, nr_queues);
 	rtnl_link_set_num_tx_queues(peer, nr_queues);
 	rtnl_link_put(peer);
 	err = nl_to_errno(rtnl_link_add(sk, link, NLM_F_CREATE | NLM_F_EXCL));
+	rtnl_link_put(link);
+	return err;
+}
+
+/* What each kind needs on top of the pair; 0 or -errno. */
+static int netdev_settings(const struct pxp_netdev *nd)
+{
+	int err = disable_ipv6(nd->peer_name);
+
+	err = err ?: no_kernel_link_local(nd->name);
+	err = err ?: ethtool_set(nd->name, ETHTOOL_STXCSUM, 0);
+	if (nd->kind == PXP_DP_NETDEV_NETKIT)
+		return err ?: pxp_netdev_no_segmentation_offload(nd);
+	return err ?: ethtool_set(nd->name, ETHTOOL_SGRO, 1);
+}
+
+int pxp_netdev_create(const char *name, enum pxp_dp_netdev kind, uint16_t mtu,
+		      unsigned int nr_queues, struct pxp_netdev *out)
+{
+	struct nl_sock *sk;
+	int err;
+
+	if (strlen(name) >= IF_NAMESIZE || !nr_queues ||
+	    (kind != PXP_DP_NETDEV_VETH && kind != PXP_DP_NETDEV_NETKIT))
+		return -EINVAL;
+	memset(out, 0, sizeof(*out));
+	out->kind = kind;
+	snprintf(out->name, sizeof(out->name), "%s", name);
+	pxp_netdev_peer_name(name, out->peer_name);
+
+	err = route_socket(&sk);
 	if (err)
-		goto free_link;
+		return err;
+	/*
+	 * netkit: pxp0 drops what no program decided (before the session program is attached,
+	 * after a crash took its link); the hidden peer passes what is redirected to it on into
+	 * pxp0, as a veth peer does.
+	 */
+	if (kind == PXP_DP_NETDEV_NETKIT)
+		err = pxp_netkit_create(out->name, out->peer_name, mtu, PXP_NETKIT_DROP,
+					PXP_NETKIT_PASS);
+	else
+		err = veth_create(sk, out, mtu, nr_queues);
+	if (err)
+		goto free_sock;
 
 	err = link_info(sk, out->name, &out->ifindex, out->mac);
 	err = err ?: link_info(sk, out->peer_name, &out->peer_ifindex, out->peer_mac);
-	err = err ?: disable_ipv6(out->peer_name);
-	err = err ?: no_kernel_link_local(out->name);
-	err = err ?: ethtool_set(out->name, ETHTOOL_SGRO, 1);
-	err = err ?: ethtool_set(out->name, ETHTOOL_STXCSUM, 0);
-	if (err)
-		rtnl_link_delete(sk, link);
-free_link:
-	rtnl_link_put(link);
+	err = err ?: netdev_settings(out);
+	if (err) {
+		struct rtnl_link *link = rtnl_link_alloc();
+
+		if (link) {
+			rtnl_link_set_name(link, out->name);
+			rtnl_link_delete(sk, link);
+			rtnl_link_put(link);
+		}
+	}
 free_sock:
 	nl_socket_free(sk);
 	return err;
@@ -251,7 +286,17 @@ free_sock:
 	return err;
 }
 
-int pxp_netdev_delete(const char *name, int ifindex)
+/* The IFLA_INFO_KIND of each kind of ours. */
+static bool is_kind(const char *type, enum pxp_dp_netdev kind)
+{
+	bool veth = type && !strcmp(type, "veth"), netkit = type && !strcmp(type, "netkit");
+
+	return kind == PXP_DP_NETDEV_VETH     ? veth
+	       : kind == PXP_DP_NETDEV_NETKIT ? netkit
+					      : veth || netkit;
+}
+
+int pxp_netdev_delete(const char *name, enum pxp_dp_netdev kind, int ifindex)
 {
 	struct rtnl_link *link;
 	struct nl_sock *sk;
@@ -265,7 +310,7 @@ int pxp_netdev_delete(const char *name, int ifindex)
 	if (err)
 		goto free_sock;
 	type = rtnl_link_get_type(link);
-	if (!type || strcmp(type, "veth"))
+	if (!is_kind(type, kind))
 		err = -EEXIST; /* someone else's device of that name: not ours to delete */
 	else if (ifindex && rtnl_link_get_ifindex(link) != ifindex)
 		err = -ESTALE; /* the name now belongs to a netdev created since */

@@ -1,10 +1,17 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * The session netdev (pxp0): the stack-facing end of a veth pair whose hidden peer
- * ("<name>-x") runs the session XDP program. Created with libnl-route. pxp0 is NOARP, its MTU
- * is the session MTU, GRO is on (so frames redirected into the peer are accepted and
- * aggregated) and TX checksum offload is off (an XDP-encapsulated frame leaves with no
- * checksum offload left to finish it).
+ * The session netdev (pxp0): the stack-facing end of a pair with a hidden peer ("<name>-x"),
+ * of either kind:
+ * - veth (libnl-route): the hidden peer runs the session XDP program (or, for a tc transmit
+ *   half, the tc program for GSO skbs); GRO is on on pxp0 (so frames redirected into the peer
+ *   are accepted and aggregated);
+ * - netkit in L3 mode (netkit.c, raw rtnetlink; Linux 6.7+): the session program runs on
+ *   pxp0's own transmit as its primary program; the hidden peer only carries received frames
+ *   into pxp0 (redirected to its transmit, as into a veth peer) and drops whatever else it
+ *   would send. TSO/GSO are off from the start: the program must see MTU-sized skbs.
+ * pxp0 is NOARP, its MTU is the session MTU, and TX checksum offload is off (an encapsulated
+ * frame leaves with no checksum offload left to finish it: a NIC would not find the IP
+ * header behind PPPoE).
  *
  * Concurrency: called from the daemon's single control thread.
  */
@@ -15,7 +22,10 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "datapath.h"
+
 struct pxp_netdev {
+	enum pxp_dp_netdev kind; /* VETH or NETKIT */
 	char name[IF_NAMESIZE];
 	char peer_name[IF_NAMESIZE];
 	int ifindex;
@@ -26,9 +36,12 @@ struct pxp_netdev {
 
 /* The hidden peer's name for a session netdev name: "<name>-x", cut to fit IFNAMSIZ. */
 void pxp_netdev_peer_name(const char *name, char peer[IF_NAMESIZE]);
-/* Create the pair, administratively down, with nr_queues RX/TX queues on each end. */
-int pxp_netdev_create(const char *name, uint16_t mtu, unsigned int nr_queues,
-		      struct pxp_netdev *out);
+/*
+ * Create the pair of this kind (VETH or NETKIT), administratively down; a veth has nr_queues
+ * RX/TX queues on each end (netkit has no queues to spread).
+ */
+int pxp_netdev_create(const char *name, enum pxp_dp_netdev kind, uint16_t mtu,
+		      unsigned int nr_queues, struct pxp_netdev *out);
 /* Bring both ends up (after the peer's XDP program is attached). */
 int pxp_netdev_up(const struct pxp_netdev *nd);
 int pxp_netdev_set_mtu(const struct pxp_netdev *nd, uint16_t mtu);
@@ -40,10 +53,11 @@ int pxp_netdev_accept_ra(const char *name);
  */
 int pxp_netdev_no_segmentation_offload(const struct pxp_netdev *nd);
 /*
- * Delete the pair if name is a veth with this ifindex (0: any); -ENODEV if there is none,
- * -EEXIST if not a veth, -ESTALE if another ifindex holds the name.
+ * Delete the pair if name is a netdev of this kind (AUTO: a veth or a netkit) with this
+ * ifindex (0: any); -ENODEV if there is none, -EEXIST if of another kind, -ESTALE if another
+ * ifindex holds the name.
  */
-int pxp_netdev_delete(const char *name, int ifindex);
+int pxp_netdev_delete(const char *name, enum pxp_dp_netdev kind, int ifindex);
 /*
  * Deleting a netdev waits for the kernel's RCU grace periods (10-30 ms each); deleting a
  * group of them waits once. pxp_netdev_retire() moves the pair into netdev group `group`

@@ -53,6 +53,7 @@ static const struct field fields[] = {
 	FIELD("wan_prog_id", FIELD_NUM, dp.wan_prog_id),
 	FIELD("netdev", FIELD_TEXT, dp.netdev),
 	FIELD("netdev_ifindex", FIELD_NUM, dp.netdev_ifindex),
+	FIELD("netdev_kind", FIELD_TEXT, dp.netdev_kind),
 	FIELD("session_id", FIELD_NUM, session_id),
 	FIELD("ac_mac", FIELD_MAC, ac_mac),
 	FIELD("local_mac", FIELD_MAC, local_mac),

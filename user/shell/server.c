@@ -559,6 +559,8 @@ static void write_status(struct session_shell *sh, FILE *out, bool json)
 		   srv->sh.dp ? pxp_dp_mode_name(pxp_dp_mode(srv->sh.dp)) : NULL);
 	status_str(&w, "datapath_halves",
 		   srv->sh.dp ? shell_dp_halves(&srv->sh, halves, sizeof(halves)) : NULL);
+	status_str(&w, "netdev_kind",
+		   srv->sh.dp ? pxp_dp_netdev_name(pxp_dp_netdev_kind(srv->sh.dp)) : NULL);
 	status_u64(&w, "umem_bytes", srv->sh.dp ? pxp_dp_umem_bytes(srv->sh.dp) : 0);
 	status_u64(&w, "uptime_s", (now - srv->started_ms) / 1000);
 	status_u64(&w, "session_count", srv->session_count);

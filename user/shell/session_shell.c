@@ -407,6 +407,12 @@ int shell_attach_datapath(struct session_shell *sh, const struct daemon_settings
 			sh->iface, strerror(-err));
 		return PXP_EXIT_DATAPATH;
 	}
+	err = pxp_dp_set_netdev(sh->dp, common->netdev);
+	if (err) {
+		pxp_err("session netdev (--netdev %s) on %s: %s",
+			pxp_dp_netdev_name(common->netdev), sh->iface, strerror(-err));
+		return err == -EINVAL ? PXP_EXIT_OPTION : PXP_EXIT_DATAPATH;
+	}
 	err = vlan_pcp ? pxp_dp_set_vlan_pcp(sh->dp, vlan_pcp) : 0;
 	if (!err && common->nr_cpus)
 		err = pxp_dp_set_cpu_spread(sh->dp, common->nr_cpus);

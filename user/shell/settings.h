@@ -33,6 +33,7 @@ struct daemon_settings {
 	bool foreground;
 	enum pxp_dp_mode mode;
 	enum pxp_dp_half rx_half, tx_half; /* the programs of each half; default: the mode's */
+	enum pxp_dp_netdev netdev;	   /* the session netdevs' kind (--netdev) */
 	unsigned int nr_cpus; /* spread decapsulation over CPUs 0..nr_cpus-1; 0 = off */
 	enum pxp_log_level log_level;
 	char logfile[PATH_MAX]; /* "" = none; opened by the CLI (pxp_log_open_file) */
