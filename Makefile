@@ -7,6 +7,8 @@
 #   make deps       install the Debian packages the build, tests, demo and bench need
 #   make check      every test tier; ends with one line "N passed, N failed, N skipped"
 #   make check-fast rooms, unit, dist (--help, man page, install) and bpf tiers only
+#   make san        the daemon built with ASan+UBSan into build-san/ (same as make SAN=1);
+#                   make check-san runs the san tier (netns suites against it)
 #   make install    PREFIX (/usr/local), DESTDIR; make uninstall
 #   make demo       a whole PPPoE session and traffic through it, in network namespaces
 #   make bench      the open benchmark (bench/run)
@@ -18,7 +20,7 @@
 .SUFFIXES:
 # Keep intermediate objects: a second make with nothing changed must do nothing.
 .SECONDARY:
-.DEFAULT_GOAL := all
+.DEFAULT_GOAL := $(if $(filter 1,$(SAN)),san-bin,all)
 
 V ?= 0
 ifeq ($(V),1)
@@ -29,7 +31,20 @@ Q := @
 msg = @printf '  %-7s %s\n' '$(1)' '$(2)'
 endif
 
+# SAN=1: the daemon and its libraries with AddressSanitizer and UBSan, in their own output
+# directory; the BPF objects and skeletons stay the normal build's (BPF_O), since the
+# sanitizers are for userspace and the programs must be the very ones the normal build loads.
+SAN ?=
+SAN_O ?= build-san
+ifeq ($(SAN),1)
+O ?= $(SAN_O)
+BPF_O ?= build
+SAN_FLAGS := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
+else
 O ?= build
+BPF_O := $(O)
+SAN_FLAGS :=
+endif
 CC := $(if $(filter default,$(origin CC)),gcc,$(CC))
 CLANG ?= clang
 BPFTOOL ?= bpftool
@@ -52,7 +67,7 @@ CFLAGS ?= -O2 -g
 INC_pppoe := -Iinclude -Ipppoe
 INC_common := -Iinclude -Iuser/common
 INC_engine := -Iuser/datapath/engine -Ibpf $(INC_common)
-INC_datapath := -Iuser/datapath $(INC_engine) -I$(O)/skel
+INC_datapath := -Iuser/datapath $(INC_engine) -I$(BPF_O)/skel
 INC_shell := -Iuser/shell -Ipppoe $(INC_datapath)
 INC_cli := -Iuser/cli $(INC_shell)
 INC_all := $(INC_cli)
@@ -66,7 +81,7 @@ $(O)/user/datapath/%.o: ROOM_INC = $(INC_datapath)
 $(O)/user/shell/%.o: ROOM_INC = $(INC_shell)
 $(O)/user/cli/%.o: ROOM_INC = $(INC_cli)
 
-BASE_CFLAGS := -std=gnu11 $(WARNINGS) $(CFLAGS) $(if $(SYSROOT),--sysroot=$(SYSROOT)) \
+BASE_CFLAGS := -std=gnu11 $(WARNINGS) $(CFLAGS) $(SAN_FLAGS) $(if $(SYSROOT),--sysroot=$(SYSROOT)) \
 	$(PKG_CFLAGS) -MMD -MP
 ALL_CFLAGS = $(BASE_CFLAGS) $(ROOM_INC)
 LDLIBS := $(PKG_LIBS) -lelf -lz -lpthread
@@ -83,8 +98,8 @@ LIB := $(O)/libpxp.a
 BIN := $(O)/pppoe-xp
 
 BPF_SRCS := $(wildcard bpf/*.bpf.c)
-BPF_OBJS := $(patsubst bpf/%.bpf.c,$(O)/bpf/%.bpf.o,$(BPF_SRCS))
-SKELS := $(patsubst bpf/%.bpf.c,$(O)/skel/%.skel.h,$(BPF_SRCS))
+BPF_OBJS := $(patsubst bpf/%.bpf.c,$(BPF_O)/bpf/%.bpf.o,$(BPF_SRCS))
+SKELS := $(patsubst bpf/%.bpf.c,$(BPF_O)/skel/%.skel.h,$(BPF_SRCS))
 
 UNIT_BINS := $(patsubst %.c,$(O)/%,$(wildcard tests/unit/test_*.c))
 BPF_TEST_BINS := $(patsubst %.c,$(O)/%,$(wildcard tests/bpf/test_*.c))
@@ -98,12 +113,12 @@ MAN := $(O)/pppoe-xp.8
 all: $(BIN) $(MAN) $(BPF_OBJS) $(TEST_BINS)
 
 # bpf/ and the benchmark's bench/veth_hop.bpf.c alike.
-$(O)/%.bpf.o: %.bpf.c
+$(BPF_O)/%.bpf.o: %.bpf.c
 	$(call msg,BPF,$@)
 	@mkdir -p $(@D)
 	$(Q)$(CLANG) $(BPF_CFLAGS) -c $< -o $@
 
-$(O)/skel/%.skel.h: $(O)/bpf/%.bpf.o
+$(BPF_O)/skel/%.skel.h: $(BPF_O)/bpf/%.bpf.o
 	$(call msg,SKEL,$@)
 	@mkdir -p $(@D)
 	$(Q)$(BPFTOOL) gen skeleton $< name $(subst -,_,$*) > $@
@@ -135,6 +150,10 @@ $(O)/user/cli/main.o: ALL_CFLAGS += -DPXP_VERSION='"$(PXP_VERSION)"'
 $(BIN): $(O)/user/cli/main.o $(LIB)
 	$(call msg,LD,$@)
 	$(Q)$(CC) $(ALL_CFLAGS) $^ $(LDLIBS) -o $@
+
+# What make SAN=1 builds: the daemon and the tools the data-path suites run.
+.PHONY: san-bin
+san-bin: $(BIN) $(TOOL_BINS)
 
 # The man page: the prose of dist/pppoe-xp.8.in around the options the binary's tables hold,
 # so that an option is written once. A cross build runs a native build's binary instead:
@@ -229,10 +248,11 @@ deps:
 # ---- tests --------------------------------------------------------------------------
 # The entry points install what they need first, then re-run make so that the
 # pkg-config flags are read after the packages exist.
-.PHONY: check check-fast demo bench
+.PHONY: check check-fast demo bench san check-san
 check: deps
 	$(Q)$(MAKE) --no-print-directory all $(FUZZ_BINS)
-	$(Q)tests/run.sh format rooms unit dist fuzz bpf netns interop
+	$(Q)$(MAKE) --no-print-directory SAN=1
+	$(Q)tests/run.sh format rooms unit dist fuzz bpf netns san interop
 
 check-fast: deps
 	$(Q)$(MAKE) --no-print-directory all
@@ -245,6 +265,15 @@ demo: deps
 bench: deps
 	$(Q)$(MAKE) --no-print-directory all
 	$(Q)bench/run $(BENCH_ARGS)
+
+san:
+	$(Q)$(MAKE) --no-print-directory SAN=1
+
+# The netns suites of the san tier against build-san/pppoe-xp (tests/san.sh).
+check-san: deps
+	$(Q)$(MAKE) --no-print-directory all
+	$(Q)$(MAKE) --no-print-directory SAN=1
+	$(Q)tests/run.sh san
 
 .PHONY: check-unit check-fuzz check-bpf check-netns check-interop check-format check-rooms \
 	check-dist
@@ -264,4 +293,4 @@ format:
 
 .PHONY: clean
 clean:
-	rm -rf $(O)
+	rm -rf $(O) $(SAN_O)
