@@ -47,6 +47,13 @@ SAN_FLAGS :=
 endif
 CC := $(if $(filter default,$(origin CC)),gcc,$(CC))
 CLANG ?= clang
+ifeq ($(SAN),1)
+# clang, whose one runtime writes UBSan's reports to log_path too; gcc 12's libubsan beside
+# libasan writes them to stderr, which a detached daemon has on /dev/null. clang 14 also
+# takes the tables' `{ NULL }` ends for missing fields; the gcc build keeps that warning.
+CC := $(CLANG)
+SAN_FLAGS += -Wno-missing-field-initializers
+endif
 BPFTOOL ?= bpftool
 CLANG_FORMAT ?= clang-format
 PKG_CONFIG ?= pkg-config
