@@ -118,15 +118,20 @@ tier_interop() { run_scripts interop 1500; }
 # against the ASan+UBSan build (make SAN=1: build-san/pppoe-xp, whose `server` is the AC,
 # and the data-path tools). Chosen to cover the client's and the AC's control plane, every
 # data path mode and the daemons' teardown in about 5 minutes on a loaded 2-core machine.
-# Any report fails the case it appeared in (tests/netns/lib.sh san_reports), or the suite's
-# "exit" line when it came from a daemon ending at the suite's clean-up.
+# SAN_NARROW narrows the suites further: test_datapath.sh in modes xdp and afxdp only,
+# test_leaks.sh with 10 cycles (LeakSanitizer checks the heaps at each daemon's exit) and a
+# loose RSS bound, since ASan's quarantine keeps freed memory (the netns tier holds the
+# tight one). Any report fails the case it appeared in (tests/netns/lib.sh san_reports), or
+# the suite's "exit" line when it came from a daemon ending at the suite's clean-up.
 SAN_O=${SAN_O:-build-san}
 SAN_SUITES=(
 	"session pap chap mschapv2 wrong_password no_pado status_json down server_padt echo_failure persist persist_after_crash kill9_restart ipv6 vlan mode_generic mode_afxdp foreground_sigint padi_flood"
 	"ipv6 slaac_xdp pd_xdp release_xdp down_xdp pd_afxdp"
 	"instances"
 	"datapath"
+	"leaks"
 )
+SAN_NARROW=("DATAPATH_MODES=xdp afxdp" DATAPATH_VARIANTS=0 LEAK_CYCLES=10 LEAK_RSS_SLACK_KB=65536)
 tier_san() {
 	local dir=$PWD/$O/san bin=$PWD/$SAN_O/pppoe-xp entry suite f late
 	if [ ! -x "$bin" ]; then
@@ -140,20 +145,20 @@ tier_san() {
 		set -- $entry
 		suite=$1
 		shift
-		echo "# san: tests/netns/test_$suite.sh ${*:-(every case)} against $bin" | tee -a "$LOG"
+		echo "# san: tests/netns/test_$suite.sh ${*:-(every case)} against $bin (${SAN_NARROW[*]})" |
+			tee -a "$LOG"
 		# log_path: a file per process (name.PID), so the detached daemons' reports too.
 		# detect_leaks: the leak check at each process's exit; lsan.supp names the library
 		# frames excused, each with why.
 		run_one "san/$suite" 900 env PXP_BIN="$bin" PXP_TOOLS="$PWD/$SAN_O/tests/tools" \
-			PXP_SAN_DIR="$dir" PXP_NAME_PREFIX=san/ PXP_EXIT_WAIT=10 DATAPATH_MODES="xdp afxdp" \
-			DATAPATH_VARIANTS=0 \
-			ASAN_OPTIONS="log_path=$dir/asan:detect_leaks=1:halt_on_error=1" \
+			PXP_SAN_DIR="$dir" PXP_NAME_PREFIX=san/ PXP_EXIT_WAIT=10 "${SAN_NARROW[@]}" \
+			ASAN_OPTIONS="log_path=$dir/san:detect_leaks=1:halt_on_error=1" \
 			LSAN_OPTIONS="suppressions=$PWD/tests/san/lsan.supp:print_suppressions=0" \
-			UBSAN_OPTIONS="log_path=$dir/ubsan:halt_on_error=1:print_stacktrace=1" \
+			UBSAN_OPTIONS="log_path=$dir/san:halt_on_error=1:print_stacktrace=1" \
 			bash "tests/netns/test_$suite.sh" "$@"
 		late=
 		for f in "$dir"/*san.*; do
-			[ -f "$f" ] && late+=" $f: $(grep -m1 -E 'ERROR: [A-Za-z]*Sanitizer|runtime error:' "$f")"
+			[ -f "$f" ] && late+=" $f: $(grep -m1 '[a-z]' "$f")"
 		done
 		if [ -n "$late" ]; then
 			echo "FAIL san/$suite/exit: sanitizer reports after the last case:$late" | tee -a "$LOG"

@@ -19,7 +19,7 @@ PXP_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 PXP_BIN=${PXP_BIN:-$PXP_ROOT/build/pppoe-xp}
 PXP_TOOLS=${PXP_TOOLS:-$PXP_ROOT/build/tests/tools}
 # The san tier (tests/run.sh san) sets these: PXP_SAN_DIR, where the sanitizer runtime of
-# PXP_BIN and PXP_TOOLS writes its reports (log_path=PXP_SAN_DIR/asan, a file per pid);
+# PXP_BIN and PXP_TOOLS writes its reports (log_path=PXP_SAN_DIR/san, a file per pid);
 # PXP_NAME_PREFIX, put before every case name so that its results are told from the netns
 # tier's; PXP_EXIT_WAIT, seconds a daemon on its way out gets before end_ns_pids kills it
 # (its leak check runs at exit).
