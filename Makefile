@@ -193,7 +193,7 @@ $(O)/tests/fuzz/fuzz_conffile: FUZZ_CFLAGS += -Iuser/cli
 $(O)/tests/fuzz/fuzz_conffile: FUZZ_LIB_SRCS += user/cli/conffile.c
 $(O)/tests/fuzz/fuzz_conffile: user/cli/conffile.c user/cli/conffile.h
 
--include $(shell find $(O) -name '*.d' 2>/dev/null)
+-include $(sort $(shell find $(O) $(BPF_O)/bpf -name "*.d" 2>/dev/null))
 -include $(wildcard */module.mk tests/*/module.mk)
 
 # ---- install ------------------------------------------------------------------------

@@ -124,6 +124,7 @@ tier_interop() { run_scripts interop 1500; }
 # tight one). Any report fails the case it appeared in (tests/netns/lib.sh san_reports), or
 # the suite's "exit" line when it came from a daemon ending at the suite's clean-up.
 SAN_O=${SAN_O:-build-san}
+SAN_SUITES_ENV=${SAN_SUITES-}
 SAN_SUITES=(
 	"session pap chap mschapv2 wrong_password no_pado status_json down server_padt echo_failure persist persist_after_crash kill9_restart ipv6 vlan mode_generic mode_afxdp foreground_sigint padi_flood"
 	"ipv6 slaac_xdp pd_xdp release_xdp down_xdp pd_afxdp"
@@ -131,6 +132,8 @@ SAN_SUITES=(
 	"datapath"
 	"leaks"
 )
+# SAN_SUITES="express_path; session pap" in the environment runs those entries instead.
+[ -n "$SAN_SUITES_ENV" ] && IFS=';' read -ra SAN_SUITES <<<"$SAN_SUITES_ENV"
 SAN_NARROW=("DATAPATH_MODES=xdp afxdp" DATAPATH_VARIANTS=0 LEAK_CYCLES=10 LEAK_RSS_SLACK_KB=65536)
 tier_san() {
 	local dir=$PWD/$O/san bin=$PWD/$SAN_O/pppoe-xp entry suite f late
