@@ -119,7 +119,7 @@ tier_interop() { run_scripts interop 1500; }
 # and the data-path tools). Chosen to cover the client's and the AC's control plane, every
 # data path mode and the daemons' teardown in about 5 minutes on a loaded 2-core machine.
 # SAN_NARROW narrows the suites further: test_datapath.sh in modes xdp and afxdp only,
-# test_leaks.sh with 10 cycles (LeakSanitizer checks the heaps at each daemon's exit) and a
+# test_leaks.sh with 10 and 5 cycles (LeakSanitizer checks the heaps at each daemon's exit) and a
 # loose RSS bound, since ASan's quarantine keeps freed memory (the netns tier holds the
 # tight one). Any report fails the case it appeared in (tests/netns/lib.sh san_reports), or
 # the suite's "exit" line when it came from a daemon ending at the suite's clean-up.
@@ -134,7 +134,8 @@ SAN_SUITES=(
 )
 # SAN_SUITES="express_path; session pap" in the environment runs those entries instead.
 [ -n "$SAN_SUITES_ENV" ] && IFS=';' read -ra SAN_SUITES <<<"$SAN_SUITES_ENV"
-SAN_NARROW=("DATAPATH_MODES=xdp afxdp" DATAPATH_VARIANTS=0 LEAK_CYCLES=10 LEAK_RSS_SLACK_KB=65536)
+SAN_NARROW=("DATAPATH_MODES=xdp afxdp" DATAPATH_VARIANTS=0 LEAK_CYCLES=10 LEAK_PERSIST_CYCLES=5
+	LEAK_RSS_SLACK_KB=65536)
 tier_san() {
 	local dir=$PWD/$O/san bin=$PWD/$SAN_O/pppoe-xp entry suite f late
 	if [ ! -x "$bin" ]; then

@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # Nothing leaks across LEAK_CYCLES (100) up/down cycles of our client against our AC, each
-# with a ping through the session.
+# with a ping through the session, nor across the sessions of one --persist client.
 #
 #   router ================ isp
 #   wan0   PPPoE   pxp0     isp0  pxs<N>   (pppoe-xp server: its sessions come and go)
@@ -14,10 +14,13 @@
 # cycles: no session listed, no session netdev left, the same open files, the same BPF
 # programs, maps and links held (counted by fd type, not by bpftool's system-wide lists,
 # which other tests running at the same time change), RSS at most LEAK_RSS_SLACK_KB
-# (512 kB) above it: malloc keeps freed memory for reuse, so RSS may grow a page or two,
-# while a leak of one session's state per cycle shows as tens of kB per cycle).
-# Figures are printed as "# " lines. The san tier runs it with fewer cycles, where
-# LeakSanitizer also checks the daemons' heaps at their exit.
+# (128 kB) above it: malloc keeps freed memory for reuse, so RSS grows by a few pages
+# (8-12 kB in 100 cycles here), while a leak of 1.3 kB a cycle exceeds it (the AC's record
+# of a session alone is 4.3 kB)); client_persist (one --persist client daemon across
+# LEAK_PERSIST_CYCLES (20) sessions, each ended by the AC's `down` and followed by a fresh
+# AC: the client's own files, BPF objects and RSS flat in the same way). Figures are printed
+# as "# " lines. The san tier runs it with fewer cycles, where LeakSanitizer also checks the
+# daemons' heaps at their exit.
 PXP_NS_PREFIX=pxl$$-
 . "$(dirname "$0")/lib.sh"
 
@@ -26,7 +29,8 @@ RUN_C=$PXP_TMP/run-client
 RUN_S=$PXP_TMP/run-server
 SECRETS=$PXP_TMP/secrets
 CYCLES=${LEAK_CYCLES:-100}
-RSS_SLACK_KB=${LEAK_RSS_SLACK_KB:-512}
+PERSIST_CYCLES=${LEAK_PERSIST_CYCLES:-20}
+RSS_SLACK_KB=${LEAK_RSS_SLACK_KB:-128}
 AC_PID=
 BASE=
 CLIENT_DONE=0
@@ -40,10 +44,10 @@ ac_has_no_session() { [ "$(ac_sessions)" = 0 ]; }
 xdp_prog_id() { ip -n "$NS_ROUTER" link show wan0 | sed -n 's/.*prog\/xdp id \([0-9]*\).*/\1/p'; }
 pxp_netdevs() { ip -n "$1" -o link show | grep -c ": $2"; }
 
-# ac_figures: "fds N progs N maps N links N rss_kb N" of the AC.
-ac_figures() {
+# figures PID: "fds N progs N maps N links N rss_kb N" of a daemon.
+figures() {
 	local fds=0 progs=0 maps=0 links=0 f t
-	for f in /proc/"$AC_PID"/fd/*; do
+	for f in /proc/"$1"/fd/*; do
 		t=$(readlink "$f") || continue
 		fds=$((fds + 1))
 		case $t in
@@ -52,7 +56,23 @@ ac_figures() {
 		anon_inode:bpf_link) links=$((links + 1)) ;;
 		esac
 	done
-	echo "fds $fds progs $progs maps $maps links $links rss_kb $(awk '/^VmRSS/ { print $2 }' "/proc/$AC_PID/status")"
+	echo "fds $fds progs $progs maps $maps links $links rss_kb $(awk '/^VmRSS/ { print $2 }' "/proc/$1/status")"
+}
+
+# flat WHO BEFORE AFTER CYCLES: the same fds and BPF objects, RSS within the slack.
+flat() {
+	local k b n
+	echo "# $1 before: $2"
+	echo "# $1 after $4 cycles: $3"
+	for k in fds progs maps links; do
+		b=$(fig "$2" $k)
+		n=$(fig "$3" $k)
+		[ "$n" = "$b" ] || fail "$1 holds $n $k after $4 cycles, $b before" || return 1
+	done
+	b=$(fig "$2" rss_kb)
+	n=$(fig "$3" rss_kb)
+	[ $((n - b)) -le "$RSS_SLACK_KB" ] ||
+		fail "$1's RSS grew from $b to $n kB in $4 cycles (slack $RSS_SLACK_KB kB)"
 }
 
 fig() { awk -v k="$2" '{ for (i = 1; i < NF; i += 2) if ($i == k) print $(i + 1) }' <<<"$1"; }
@@ -92,7 +112,7 @@ cycle() {
 test_client() {
 	local i
 	for i in 1 2; do cycle "warm-up $i" || return 1; done
-	BASE=$(ac_figures)
+	BASE=$(figures "$AC_PID")
 	for ((i = 1; i <= CYCLES; i++)); do
 		cycle "$i" || return 1
 	done
@@ -100,22 +120,41 @@ test_client() {
 }
 
 test_ac() {
-	local now k b n
 	[ "$CLIENT_DONE" = 1 ] || fail "the client's cycles did not all run" || return 1
 	[ "$(pxp_netdevs "$NS_ISP" pxs)" = 0 ] ||
 		fail "session netdevs left on the AC: $(ip -n "$NS_ISP" -br link)" || return 1
-	now=$(ac_figures)
-	echo "# AC after 2 warm-up cycles: $BASE"
-	echo "# AC after $CYCLES more cycles: $now"
-	for k in fds progs maps links; do
-		b=$(fig "$BASE" $k)
-		n=$(fig "$now" $k)
-		[ "$n" = "$b" ] || fail "the AC holds $n $k after $CYCLES cycles, $b before" || return 1
+	flat "the AC" "$BASE" "$(figures "$AC_PID")" "$CYCLES"
+}
+
+start_ac() {
+	server server isp0 --local 100.64.1.1 --pool 100.64.1.0/24 --auth pap --secrets "$SECRETS" \
+		--keepalive "3 1" >"$PXP_TMP/server.out" 2>&1 || fail "the AC did not start: $(cat "$PXP_TMP/server.out")"
+}
+
+client_sessions() { field "$(client status wan0 2>/dev/null)" sessions; }
+client_has_sessions() { [ "$(client_sessions)" = "$1" ] && [ "$(field "$(client status wan0)" state)" = up ]; }
+
+# One client daemon with --persist across PERSIST_CYCLES sessions, each ended by the AC's
+# `down` (its PADT) and followed by a fresh AC: the client's own files, BPF objects and RSS
+# stay flat across sessions.
+test_client_persist() {
+	local pid base i n
+	client up wan0 --user alice --password secret1 --keepalive "3 1" --persist --holdoff 1 \
+		>"$PXP_TMP/up.out" 2>&1 || fail "up --persist failed: $(cat "$PXP_TMP/up.out")" || return 1
+	pid=$(field "$(client status wan0)" pid)
+	for ((i = 1; i <= PERSIST_CYCLES + 1; i++)); do
+		# The first session is the warm-up: the baseline is taken once the second is up.
+		[ $i = 2 ] && base=$(figures "$pid")
+		server down isp0 >/dev/null 2>&1 || fail "cycle $i: the AC's down failed" || return 1
+		start_ac || return 1
+		n=$((i + 1))
+		wait_for 20 client_has_sessions $n ||
+			fail "cycle $i: session $n not up: $(client status wan0 | grep -E 'state|last_error')" ||
+			return 1
+		in_ns "$NS_ROUTER" ping -c 1 -W 2 100.64.1.1 >/dev/null ||
+			fail "cycle $i: no traffic through session $n" || return 1
 	done
-	b=$(fig "$BASE" rss_kb)
-	n=$(fig "$now" rss_kb)
-	[ $((n - b)) -le "$RSS_SLACK_KB" ] ||
-		fail "the AC's RSS grew from $b to $n kB in $CYCLES cycles (slack $RSS_SLACK_KB kB)"
+	flat "the --persist client" "$base" "$(figures "$pid")" "$PERSIST_CYCLES"
 }
 
 reset() {
@@ -133,13 +172,13 @@ mkdir -p "$RUN_C" "$RUN_S"
 printf 'alice * secret1 *\n' >"$SECRETS"
 chmod 600 "$SECRETS"
 on_cleanup reset
-server server isp0 --local 100.64.1.1 --pool 100.64.1.0/24 --auth pap --secrets "$SECRETS" \
-	--keepalive "3 1" >"$PXP_TMP/server.out" 2>&1 || {
-	echo "FAIL leaks/ac_start: $(cat "$PXP_TMP/server.out")"
+start_ac || {
+	echo "FAIL leaks/ac_start: $PXP_FAIL_REASON"
 	exit 1
 }
 AC_PID=$(field "$(server status isp0)" pid)
-echo "# leaks: $CYCLES cycles (LEAK_CYCLES)"
+echo "# leaks: $CYCLES up/down cycles (LEAK_CYCLES), $PERSIST_CYCLES --persist sessions (LEAK_PERSIST_CYCLES)"
 run_test leaks/client test_client
 run_test leaks/ac test_ac
+run_test leaks/client_persist test_client_persist
 tests_done
