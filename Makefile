@@ -12,9 +12,14 @@
 #   make install    PREFIX (/usr/local), DESTDIR; make uninstall
 #   make demo       a whole PPPoE session and traffic through it, in network namespaces
 #   make bench      the open benchmark (bench/run)
-#   V=1             show commands
+#   make cross-aarch64  the daemon and its tests for aarch64 into build-aarch64/
+#   V=1             show commands (and so every flag)
 #
-# Cross builds: override CC, PKG_CONFIG and SYSROOT (BPF objects are the same on every CPU).
+# A packager's flags are honoured: CC, AR, CPPFLAGS, CFLAGS, LDFLAGS, PKG_CONFIG, SYSROOT,
+# CLANG and BPFTOOL from the command line or the environment; WERROR=0 drops -Werror.
+# Cross builds: CROSS=aarch64-linux-gnu (a Debian multiarch triplet) picks that triplet's
+# gcc, ar and pkg-config search path, or override those one by one; BPF objects are the same
+# on every CPU (clang -target bpf, skeletons from the host's bpftool).
 
 .DELETE_ON_ERROR:
 .SUFFIXES:
@@ -45,7 +50,10 @@ O ?= build
 BPF_O := $(O)
 SAN_FLAGS :=
 endif
-CC := $(if $(filter default,$(origin CC)),gcc,$(CC))
+CROSS ?=
+CROSS_COMPILE ?= $(if $(CROSS),$(CROSS)-)
+CC := $(if $(filter default,$(origin CC)),$(CROSS_COMPILE)gcc,$(CC))
+AR := $(if $(filter default,$(origin AR)),$(CROSS_COMPILE)ar,$(AR))
 CLANG ?= clang
 ifeq ($(SAN),1)
 # clang, whose one runtime writes UBSan's reports to log_path too; gcc 12's libubsan beside
@@ -60,28 +68,50 @@ PKG_CONFIG ?= pkg-config
 SYSROOT ?=
 FUZZ_SECONDS ?= 5
 
-PKGS := libbpf libxdp libnl-3.0 libnl-route-3.0 nettle
-PKG_CFLAGS := $(shell PKG_CONFIG_SYSROOT_DIR=$(SYSROOT) $(PKG_CONFIG) --cflags $(PKGS) 2>/dev/null)
-PKG_LIBS := $(shell PKG_CONFIG_SYSROOT_DIR=$(SYSROOT) $(PKG_CONFIG) --libs $(PKGS) 2>/dev/null)
+PKGS := libbpf libxdp libnl-3.0 libnl-route-3.0 nettle libcrypto
+# A Debian multiarch triplet's .pc files, unless the caller chose a pkg-config of its own.
+PKG_CONFIG_LIBDIR ?= $(if $(CROSS),/usr/lib/$(CROSS)/pkgconfig:/usr/share/pkgconfig)
+PKG_ENV := PKG_CONFIG_SYSROOT_DIR=$(SYSROOT) \
+	$(if $(PKG_CONFIG_LIBDIR),PKG_CONFIG_LIBDIR=$(PKG_CONFIG_LIBDIR))
+# Goals that need no library, or that install the packages first and run make again.
+PKG_FREE_GOALS := deps deps-cross clean format check check-fast demo bench cross-aarch64 \
+	check-cross guest-image
+ifneq ($(filter-out $(PKG_FREE_GOALS),$(or $(MAKECMDGOALS),all)),)
+PKG_MISSING := $(strip $(foreach p,$(PKGS),$(if $(shell $(PKG_ENV) $(PKG_CONFIG) --exists $(p) \
+	2>/dev/null && echo y),,$(p))))
+ifneq ($(PKG_MISSING),)
+$(error $(PKG_CONFIG) finds no $(addsuffix .pc,$(PKG_MISSING))$(if $(PKG_CONFIG_LIBDIR), in \
+	$(PKG_CONFIG_LIBDIR)): install the libraries ($(if $(CROSS),make deps-cross,make deps) \
+	on Debian) or point PKG_CONFIG or PKG_CONFIG_PATH at their .pc files)
+endif
+PKG_CFLAGS := $(shell $(PKG_ENV) $(PKG_CONFIG) --cflags $(PKGS))
+# A static link (LDFLAGS=-static) needs the libraries' own dependencies too, in order.
+PKG_LIBS := $(shell $(PKG_ENV) $(PKG_CONFIG) --libs $(if $(filter -static,$(LDFLAGS)),--static) \
+	$(PKGS))
+endif
 
-WARNINGS := -Wall -Wextra -Werror
+WERROR ?= 1
+WARNINGS := -Wall -Wextra $(if $(filter 1,$(WERROR)),-Werror)
 CFLAGS ?= -O2 -g
 # The include path of each room (see user/README.md): a room sees its own headers and those
 # of the rooms it may use, so an include the wrong way fails the build. Directions:
 # cli -> shell -> datapath -> engine, every room of user/ -> common; pppoe/ (the pure
 # protocol cores) and include/ (wire formats and map layouts) are open to every room that
-# needs them; pppoe/ itself sees only include/. tests/ and bench/ see everything.
+# needs them; pppoe/ itself sees only include/, and so does wg-bridge/ (the WireGuard core).
+# tests/ and bench/ see everything.
 INC_pppoe := -Iinclude -Ipppoe
+INC_wg := -Iinclude -Iwg-bridge
 INC_common := -Iinclude -Iuser/common
 INC_engine := -Iuser/datapath/engine -Ibpf $(INC_common)
 INC_datapath := -Iuser/datapath $(INC_engine) -I$(BPF_O)/skel
 INC_shell := -Iuser/shell -Ipppoe $(INC_datapath)
 INC_cli := -Iuser/cli $(INC_shell)
-INC_all := $(INC_cli)
-ROOMS := pppoe common engine datapath shell cli
+INC_all := $(INC_cli) -Iwg-bridge
+ROOMS := pppoe wg common engine datapath shell cli
 
 ROOM_INC = $(INC_all)
 $(O)/pppoe/%.o: ROOM_INC = $(INC_pppoe)
+$(O)/wg-bridge/%.o: ROOM_INC = $(INC_wg)
 $(O)/user/common/%.o: ROOM_INC = $(INC_common)
 $(O)/user/datapath/engine/%.o: ROOM_INC = $(INC_engine)
 $(O)/user/datapath/%.o: ROOM_INC = $(INC_datapath)
@@ -99,8 +129,9 @@ BPF_SYS_INCLUDES := $(shell $(CLANG) -v -E - </dev/null 2>&1 | \
 BPF_CFLAGS := -g -O2 -target bpf $(WARNINGS) -Iinclude -Ibpf $(BPF_SYS_INCLUDES) -MMD -MP
 
 PPPOE_SRCS := $(wildcard pppoe/*.c)
+WG_SRCS := $(wildcard wg-bridge/*.c)
 USER_SRCS := $(filter-out user/cli/main.c,$(wildcard user/*/*.c user/*/*/*.c))
-LIB_OBJS := $(patsubst %.c,$(O)/%.o,$(PPPOE_SRCS) $(USER_SRCS))
+LIB_OBJS := $(patsubst %.c,$(O)/%.o,$(PPPOE_SRCS) $(WG_SRCS) $(USER_SRCS))
 LIB := $(O)/libpxp.a
 BIN := $(O)/pppoe-xp
 
@@ -134,11 +165,11 @@ $(BPF_O)/skel/%.skel.h: $(BPF_O)/bpf/%.bpf.o
 $(O)/%.o: %.c | $(SKELS)
 	$(call msg,CC,$@)
 	@mkdir -p $(@D)
-	$(Q)$(CC) $(ALL_CFLAGS) -c $< -o $@
+	$(Q)$(CC) $(CPPFLAGS) $(ALL_CFLAGS) -c $< -o $@
 
 $(LIB): $(LIB_OBJS)
 	$(call msg,AR,$@)
-	$(Q)rm -f $@ && ar rcs $@ $^
+	$(Q)rm -f $@ && $(AR) rcs $@ $^
 
 # What --version prints: VERSION, and the git describe of the tree when built from git.
 # main.o is rebuilt when that changes, not on every make.
@@ -156,16 +187,19 @@ $(O)/user/cli/main.o: ALL_CFLAGS += -DPXP_VERSION='"$(PXP_VERSION)"'
 
 $(BIN): $(O)/user/cli/main.o $(LIB)
 	$(call msg,LD,$@)
-	$(Q)$(CC) $(ALL_CFLAGS) $^ $(LDLIBS) -o $@
+	$(Q)$(CC) $(ALL_CFLAGS) $(LDFLAGS) $^ $(LDLIBS) -o $@
+
+# How to run what a cross build made: qemu-user with the triplet's Debian libraries.
+CROSS_RUN ?= $(if $(CROSS),qemu-$(firstword $(subst -, ,$(CROSS))) -L /usr/$(CROSS))
 
 # What make SAN=1 builds: the daemon and the tools the data-path suites run.
 .PHONY: san-bin
 san-bin: $(BIN) $(TOOL_BINS)
 
 # The man page: the prose of dist/pppoe-xp.8.in around the options the binary's tables hold,
-# so that an option is written once. A cross build runs a native build's binary instead:
-# make MAN_GEN=path/to/native/pppoe-xp.
-MAN_GEN ?= $(BIN)
+# so that an option is written once. A cross build runs its binary under CROSS_RUN, or a
+# native build's binary: make MAN_GEN=path/to/native/pppoe-xp.
+MAN_GEN ?= $(strip $(CROSS_RUN) $(BIN))
 $(MAN): dist/pppoe-xp.8.in $(BIN)
 	$(call msg,MAN,$@)
 	$(Q)$(MAN_GEN) --man-sections >$@.sections
@@ -174,24 +208,39 @@ $(MAN): dist/pppoe-xp.8.in $(BIN)
 
 $(O)/tests/%: $(O)/tests/%.o $(LIB)
 	$(call msg,LD,$@)
-	$(Q)$(CC) $(ALL_CFLAGS) $^ $(LDLIBS) -o $@
+	$(Q)$(CC) $(ALL_CFLAGS) $(LDFLAGS) $^ $(LDLIBS) -o $@
+
+# The second libraries the WireGuard crypto is cross-checked against: test-only.
+$(O)/tests/unit/test_wg_crypto: LDLIBS += -lb2 -lsodium
 
 # Fuzzers: the pure protocol cores rebuilt with sanitizers; libFuzzer from clang.
-# They see the pure rooms only: pppoe/, user/common/ and the engine's transforms.
+# They see the pure rooms only: pppoe/, wg-bridge/, user/common/ and the engine's transforms.
 FUZZ_CFLAGS := -std=gnu11 -g -O1 -fsanitize=fuzzer,address,undefined \
-	-fno-sanitize-recover=undefined $(INC_pppoe) $(INC_engine) $(PKG_CFLAGS)
-FUZZ_LIB_SRCS := $(PPPOE_SRCS) $(wildcard user/common/*.c)
+	-fno-sanitize-recover=undefined $(INC_pppoe) -Iwg-bridge $(INC_engine) $(PKG_CFLAGS)
+FUZZ_LIB_SRCS := $(PPPOE_SRCS) $(WG_SRCS) $(wildcard user/common/*.c)
 
-$(O)/tests/fuzz/%: tests/fuzz/%.c $(FUZZ_LIB_SRCS) $(wildcard pppoe/*.h include/*.h bpf/lib/*.h \
+FUZZ_DEPS := $(FUZZ_LIB_SRCS) $(wildcard pppoe/*.h wg-bridge/*.h include/*.h bpf/lib/*.h \
 	tests/fuzz/*.h tests/unit/*.h user/common/*.h user/datapath/engine/*.h)
+
+$(O)/tests/fuzz/%: tests/fuzz/%.c $(FUZZ_DEPS)
 	$(call msg,FUZZ,$@)
 	@mkdir -p $(@D)
 	$(Q)$(CLANG) $(FUZZ_CFLAGS) $< $(FUZZ_LIB_SRCS) $(PKG_LIBS) -o $@
 
 # The configuration file's parser lives in the cli room but is pure: its fuzzer adds it.
-$(O)/tests/fuzz/fuzz_conffile: FUZZ_CFLAGS += -Iuser/cli
-$(O)/tests/fuzz/fuzz_conffile: FUZZ_LIB_SRCS += user/cli/conffile.c
-$(O)/tests/fuzz/fuzz_conffile: user/cli/conffile.c user/cli/conffile.h
+$(O)/tests/fuzz/fuzz_conffile $(O)/tests/replay/fuzz_conffile: FUZZ_CFLAGS += -Iuser/cli
+$(O)/tests/fuzz/fuzz_conffile $(O)/tests/replay/fuzz_conffile: FUZZ_LIB_SRCS += user/cli/conffile.c
+$(O)/tests/fuzz/fuzz_conffile $(O)/tests/replay/fuzz_conffile: user/cli/conffile.c \
+	user/cli/conffile.h
+
+# The same harnesses with a main() that replays files (tests/cross/replay.c), built by $(CC)
+# with UBSan instead of clang's libFuzzer and ASan: the seed corpora on a cross build's CPU.
+$(O)/tests/replay/%: tests/fuzz/%.c tests/cross/replay.c $(FUZZ_DEPS)
+	$(call msg,REPLAY,$@)
+	@mkdir -p $(@D)
+	$(Q)$(CC) $(CPPFLAGS) $(filter-out -fsanitize=% -fno-sanitize-recover=%,$(FUZZ_CFLAGS)) \
+		-fsanitize=undefined -fno-sanitize-recover=undefined $(LDFLAGS) $< tests/cross/replay.c \
+		$(FUZZ_LIB_SRCS) $(PKG_LIBS) -o $@
 
 -include $(sort $(shell find $(O) $(BPF_O)/bpf -name "*.d" 2>/dev/null))
 -include $(wildcard */module.mk tests/*/module.mk)
@@ -235,15 +284,18 @@ uninstall:
 		rmdir --ignore-fail-on-non-empty $(DESTDIR)$(SYSCONFDIR)/pppoe-xp; fi
 
 # ---- set-up -------------------------------------------------------------------------
+# libb2-dev and libsodium-dev are the second libraries the WireGuard crypto is checked
+# against (test binaries only); wireguard-go and wireguard-tools are its interop peer.
 DEB_PACKAGES := make gcc clang llvm libbpf-dev libxdp-dev bpftool libelf-dev zlib1g-dev \
-	pkg-config nettle-dev libnl-3-dev libnl-route-3-dev libclang-rt-14-dev clang-format \
-	iproute2 iputils-ping iperf3 ethtool tcpdump nftables python3 procps socat \
-	qemu-system-x86 cpio lz4 binutils ppp pppoe gnuplot-nox dhcpcd-base \
+	pkg-config nettle-dev libssl-dev libnl-3-dev libnl-route-3-dev libclang-rt-14-dev \
+	clang-format iproute2 iputils-ping iperf3 ethtool tcpdump nftables python3 procps socat \
+	qemu-system-x86 cpio lz4 binutils ppp pppoe gnuplot-nox dhcpcd-base musl-dev \
+	libb2-dev libsodium-dev wireguard-go wireguard-tools \
 	$(EXTRA_DEB_PACKAGES)
 
-.PHONY: deps
-deps:
-	@missing=$$(for p in $(DEB_PACKAGES); do \
+# apt_install: the packages of $(1) not installed yet, installed.
+define apt_install
+	@missing=$$(for p in $(1); do \
 		dpkg-query -W -f='$${Status}\n' $$p 2>/dev/null | grep -q 'ok installed' || echo $$p; \
 	done); \
 	if [ -n "$$missing" ]; then \
@@ -251,15 +303,38 @@ deps:
 		export DEBIAN_FRONTEND=noninteractive; \
 		apt-get update -qq && apt-get install -y -qq --no-install-recommends $$missing; \
 	fi
+endef
+
+.PHONY: deps
+deps:
+	$(call apt_install,$(DEB_PACKAGES))
+
+# The aarch64 cross toolchain, qemu-user and the arm64 multiarch libraries. Only this adds
+# arm64 as a dpkg architecture (once); plain make deps leaves the machine's alone.
+DEB_CROSS_PACKAGES := gcc-aarch64-linux-gnu libc6-dev-arm64-cross qemu-user \
+	$(addsuffix :arm64,libbpf-dev libxdp-dev libnl-3-dev libnl-route-3-dev nettle-dev libssl-dev \
+	libelf-dev zlib1g-dev libb2-dev libsodium-dev)
+
+.PHONY: deps-cross cross-aarch64
+deps-cross: deps
+	$(Q)dpkg --print-foreign-architectures | grep -qx arm64 || dpkg --add-architecture arm64
+	$(call apt_install,$(DEB_CROSS_PACKAGES))
+
+# The daemon, its tests and tools for aarch64 (OpenWrt's R6S), in their own directory.
+cross-aarch64: deps-cross
+	$(Q)$(MAKE) --no-print-directory CROSS=aarch64-linux-gnu O=build-aarch64 all
 
 # ---- tests --------------------------------------------------------------------------
 # The entry points install what they need first, then re-run make so that the
 # pkg-config flags are read after the packages exist.
 .PHONY: check check-fast demo bench san check-san
+# The cross tier's packages add a dpkg architecture and come from another archive: a failure
+# to install them is no failure of ours, and the tier then SKIPs saying what is missing.
 check: deps
 	$(Q)$(MAKE) --no-print-directory all $(FUZZ_BINS)
 	$(Q)$(MAKE) --no-print-directory SAN=1
-	$(Q)tests/run.sh format rooms unit dist fuzz bpf netns san interop
+	-$(Q)$(MAKE) --no-print-directory deps-cross
+	$(Q)tests/run.sh format rooms unit dist fuzz bpf netns san interop cross
 
 check-fast: deps
 	$(Q)$(MAKE) --no-print-directory all
@@ -276,16 +351,18 @@ bench: deps
 san:
 	$(Q)$(MAKE) --no-print-directory SAN=1
 
-# The netns suites of the san tier against build-san/pppoe-xp (tests/san.sh).
+# The san tier: netns suites against build-san/pppoe-xp (SAN_SUITES in tests/run.sh).
 check-san: deps
 	$(Q)$(MAKE) --no-print-directory all
 	$(Q)$(MAKE) --no-print-directory SAN=1
 	$(Q)tests/run.sh san
 
 .PHONY: check-unit check-fuzz check-bpf check-netns check-interop check-format check-rooms \
-	check-dist
+	check-dist check-cross
 check-unit check-bpf check-netns check-interop check-format check-rooms check-dist: all
 	$(Q)tests/run.sh $(patsubst check-%,%,$@)
+check-cross: deps-cross
+	$(Q)tests/run.sh cross
 check-fuzz: $(FUZZ_BINS)
 	$(Q)tests/run.sh fuzz
 
@@ -300,4 +377,4 @@ format:
 
 .PHONY: clean
 clean:
-	rm -rf $(O) $(SAN_O)
+	rm -rf $(O) $(SAN_O) build-aarch64 build-aarch64-static

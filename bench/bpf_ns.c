@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * bpf_ns: the per-packet cost of every XDP program in the given BPF objects, measured with
+ * bpf_ns: the per-packet cost of every XDP and tc program in the given BPF objects, measured with
  * BPF_PROG_TEST_RUN (the median of many single runs, minus the same median for an empty
  * program: the in-kernel timer's own cost), on a fixed set of frames (session data in both
  * directions, small and MTU-sized, a TCP SYN whose MSS is clamped, an LCP frame that is
@@ -15,6 +15,7 @@
 #include <errno.h>
 #include <getopt.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -200,11 +201,20 @@ static int fill_maps(struct bpf_object *obj)
 	return 0;
 }
 
-static const char *verdict_name(__u32 v)
+/* The program types measured, and the verdicts of each in the same words. */
+static bool is_tc(enum bpf_prog_type type)
 {
-	static const char *const names[] = { "aborted", "drop", "pass", "tx", "redirect" };
+	return type == BPF_PROG_TYPE_SCHED_CLS;
+}
 
-	return v < sizeof(names) / sizeof(names[0]) ? names[v] : "unknown";
+static const char *verdict_name(enum bpf_prog_type type, __u32 v)
+{
+	static const char *const xdp[] = { "aborted", "drop", "pass", "tx", "redirect" };
+	static const char *const tc[] = { [0] = "pass", [2] = "drop", [7] = "redirect" };
+
+	if (is_tc(type))
+		return v < sizeof(tc) / sizeof(tc[0]) && tc[v] ? tc[v] : "unknown";
+	return v < sizeof(xdp) / sizeof(xdp[0]) ? xdp[v] : "unknown";
 }
 
 static int cmp_u32(const void *a, const void *b)
@@ -214,7 +224,9 @@ static int cmp_u32(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
-static int run_once(int prog_fd, const struct frame *fr, __u32 *ns, __u32 *verdict, __u32 *out_len)
+/* tc programs run on loopback (BENCH_IFINDEX), BPF_PROG_TEST_RUN's default device. */
+static int run_once(int prog_fd, bool tc, const struct frame *fr, __u32 *ns, __u32 *verdict,
+		    __u32 *out_len)
 {
 	__u8 out[FRAME_MAX + 256];
 	struct xdp_md ctx = {
@@ -222,8 +234,8 @@ static int run_once(int prog_fd, const struct frame *fr, __u32 *ns, __u32 *verdi
 		.ingress_ifindex = BENCH_IFINDEX,
 	};
 	LIBBPF_OPTS(bpf_test_run_opts, opts, .data_in = fr->data, .data_size_in = fr->len,
-		    .data_out = out, .data_size_out = sizeof(out), .ctx_in = &ctx,
-		    .ctx_size_in = sizeof(ctx), .repeat = 1);
+		    .data_out = out, .data_size_out = sizeof(out), .ctx_in = tc ? NULL : &ctx,
+		    .ctx_size_in = tc ? 0 : sizeof(ctx), .repeat = 1);
 
 	if (bpf_prog_test_run_opts(prog_fd, &opts))
 		return -errno;
@@ -239,8 +251,9 @@ static int run_once(int prog_fd, const struct frame *fr, __u32 *ns, __u32 *verdi
  * original frame: with a repeat count the kernel runs the program again over the frame the
  * previous run rewrote, which for decap/encap measures a different (shorter) path.
  */
-static int median_ns(int prog_fd, int empty_fd, const struct frame *fr, unsigned int samples,
-		     __u32 *ns, __u32 *empty_ns, __u32 *verdict, __u32 *out_len)
+static int median_ns(int prog_fd, int empty_fd, bool tc, const struct frame *fr,
+		     unsigned int samples, __u32 *ns, __u32 *empty_ns, __u32 *verdict,
+		     __u32 *out_len)
 {
 	__u32 *t = calloc(2 * (size_t)samples, sizeof(*t)), *e = t + samples, v, len;
 	int err = 0;
@@ -248,9 +261,9 @@ static int median_ns(int prog_fd, int empty_fd, const struct frame *fr, unsigned
 	if (!t)
 		return -ENOMEM;
 	for (unsigned int i = 0; i < samples && !err; i++) {
-		err = run_once(empty_fd, fr, &e[i], &v, &len);
+		err = run_once(empty_fd, tc, fr, &e[i], &v, &len);
 		if (!err)
-			err = run_once(prog_fd, fr, &t[i], verdict, out_len);
+			err = run_once(prog_fd, tc, fr, &t[i], verdict, out_len);
 	}
 	if (!err) {
 		qsort(t, samples, sizeof(*t), cmp_u32);
@@ -262,26 +275,37 @@ static int median_ns(int prog_fd, int empty_fd, const struct frame *fr, unsigned
 	return err;
 }
 
-/* An XDP program that only returns XDP_PASS: its run time is the timer's own overhead. */
-static int load_empty_prog(void)
+/*
+ * A program of this type that only passes (XDP_PASS, TC_ACT_OK): its run time is the
+ * timer's own overhead.
+ */
+static int load_empty_prog(enum bpf_prog_type type)
 {
 	const struct bpf_insn insns[] = {
-		{ .code = BPF_ALU64 | BPF_MOV | BPF_K, .dst_reg = BPF_REG_0, .imm = XDP_PASS },
+		{ .code = BPF_ALU64 | BPF_MOV | BPF_K,
+		  .dst_reg = BPF_REG_0,
+		  .imm = is_tc(type) ? 0 : XDP_PASS },
 		{ .code = BPF_JMP | BPF_EXIT },
 	};
 
-	return bpf_prog_load(BPF_PROG_TYPE_XDP, "pxb_empty", "GPL", insns, 2, NULL);
+	return bpf_prog_load(type, "pxb_empty", "GPL", insns, 2, NULL);
 }
 
+/* The empty programs, one per measured type. */
+struct empty_progs {
+	int xdp_fd, tc_fd;
+};
+
 static void measure(const char *object, struct bpf_program *prog, const struct frame *fr,
-		    unsigned int samples, int empty_fd)
+		    unsigned int samples, const struct empty_progs *empty)
 {
 	const char *name = bpf_program__name(prog);
+	enum bpf_prog_type type = bpf_program__type(prog);
 	__u32 ns, empty_ns, verdict, out_len;
 	int err;
 
-	err = median_ns(bpf_program__fd(prog), empty_fd, fr, samples, &ns, &empty_ns, &verdict,
-			&out_len);
+	err = median_ns(bpf_program__fd(prog), is_tc(type) ? empty->tc_fd : empty->xdp_fd,
+			is_tc(type), fr, samples, &ns, &empty_ns, &verdict, &out_len);
 	if (err) {
 		json_status(object, name, "failed", "BPF_PROG_TEST_RUN on frame %s: %s", fr->name,
 			    strerror(-err));
@@ -290,12 +314,12 @@ static void measure(const char *object, struct bpf_program *prog, const struct f
 	printf("{\"object\":\"%s\",\"program\":\"%s\",\"frame\":\"%s\",\"frame_bytes\":%u,"
 	       "\"verdict\":\"%s\",\"out_bytes\":%u,\"samples\":%u,\"median_ns\":%u,"
 	       "\"empty_prog_ns\":%u,\"ns_per_packet\":%d}\n",
-	       object, name, fr->name, fr->len, verdict_name(verdict), out_len, samples, ns,
+	       object, name, fr->name, fr->len, verdict_name(type, verdict), out_len, samples, ns,
 	       empty_ns, (int)ns - (int)empty_ns);
 }
 
 static void measure_object(const char *path, const struct frame *frames, unsigned int nframes,
-			   unsigned int samples, int empty_fd)
+			   unsigned int samples, const struct empty_progs *empty)
 {
 	const char *object = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
 	struct bpf_program *prog;
@@ -321,9 +345,10 @@ static void measure_object(const char *path, const struct frame *frames, unsigne
 	{
 		enum bpf_attach_type at = bpf_program__expected_attach_type(prog);
 
-		if (bpf_program__type(prog) != BPF_PROG_TYPE_XDP) {
+		if (bpf_program__type(prog) != BPF_PROG_TYPE_XDP &&
+		    !is_tc(bpf_program__type(prog))) {
 			json_status(object, bpf_program__name(prog), "unavailable",
-				    "not an XDP program: not measured");
+				    "neither an XDP nor a tc program: not measured");
 			continue;
 		}
 		/* The kernel refuses BPF_PROG_TEST_RUN for these (EINVAL). */
@@ -333,7 +358,7 @@ static void measure_object(const char *path, const struct frame *frames, unsigne
 			continue;
 		}
 		for (unsigned int i = 0; i < nframes; i++)
-			measure(object, prog, &frames[i], samples, empty_fd);
+			measure(object, prog, &frames[i], samples, empty);
 	}
 close_obj:
 	bpf_object__close(obj);
@@ -349,7 +374,8 @@ int main(int argc, char **argv)
 {
 	static struct frame frames[8];
 	unsigned int samples = 20000, nframes;
-	int opt, empty_fd;
+	struct empty_progs empty;
+	int opt;
 
 	while ((opt = getopt(argc, argv, "n:h")) != -1) {
 		switch (opt) {
@@ -373,13 +399,15 @@ int main(int argc, char **argv)
 	libbpf_set_print(print_libbpf);
 	nframes = build_frames(frames);
 
-	empty_fd = load_empty_prog();
-	if (empty_fd < 0) {
-		fprintf(stderr, "bpf_ns: loading an empty XDP program: %s\n", strerror(errno));
+	empty.xdp_fd = load_empty_prog(BPF_PROG_TYPE_XDP);
+	empty.tc_fd = load_empty_prog(BPF_PROG_TYPE_SCHED_CLS);
+	if (empty.xdp_fd < 0 || empty.tc_fd < 0) {
+		fprintf(stderr, "bpf_ns: loading an empty program: %s\n", strerror(errno));
 		return 1;
 	}
 	for (int i = optind; i < argc; i++)
-		measure_object(argv[i], frames, nframes, samples, empty_fd);
-	close(empty_fd);
+		measure_object(argv[i], frames, nframes, samples, &empty);
+	close(empty.xdp_fd);
+	close(empty.tc_fd);
 	return 0;
 }

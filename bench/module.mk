@@ -1,8 +1,8 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # The benchmark's compiled helpers, called by bench/run. They use libbpf only, not libpxp.a.
-#   bpf_ns    ns/packet of every XDP program in build/bpf/*.bpf.o (BPF_PROG_TEST_RUN); its
-#             object file comes from the top Makefile's $(O)/%.o rule
+#   bpf_ns    ns/packet of every XDP and tc program in build/bpf/*.bpf.o (BPF_PROG_TEST_RUN);
+#             its object file comes from the top Makefile's $(O)/%.o rule
 #   veth_hop  loads bench/veth_hop.bpf.c for the veth-hop case; its BPF object (the top
 #             Makefile's $(O)/%.bpf.o rule) lands in build/bench/, out of build/bpf/, so that
 #             bpf_ns does not take it for a data path program
@@ -24,4 +24,4 @@ $(O)/bench/netkit_hop.o: $(O)/skel/netkit_hop.skel.h
 
 $(O)/bench/%: $(O)/bench/%.o
 	$(call msg,LD,$@)
-	$(Q)$(CC) $(ALL_CFLAGS) $^ $(LDLIBS) -o $@
+	$(Q)$(CC) $(ALL_CFLAGS) $(LDFLAGS) $^ $(LDLIBS) -o $@

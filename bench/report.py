@@ -22,8 +22,11 @@ import tempfile
 
 # veth-hop: no PPPoE, only the veth session netdev's hop (bench/veth_hop.bpf.c): the bound;
 # netkit-hop the same for a netkit session netdev (bench/netkit_hop.bpf.c; 6.12 guest only).
-HOST_CASES = ["ceiling", "veth-hop", "netkit-hop", "pppoe-xp-xdp", "pppoe-xp-afxdp",
-              "pppoe-xp-generic"]
+HOST_CASES = [
+    "ceiling", "veth-hop", "netkit-hop", "pppoe-xp-xdp", "pppoe-xp-afxdp", "pppoe-xp-generic",
+    "pppoe-xp-tc", "pppoe-xp-rx-tc-tx-xdp", "pppoe-xp-rx-xdp-tx-tc", "pppoe-xp-rx-xdppass-tx-tc",
+    "pppoe-xp-rx-xdppass-tx-xdp",
+]
 GUEST_CASES = ["ceiling", "veth-hop", "netkit-hop", "kernel-pppoe", "kernel-pppoe-flowtable",
                "rp-pppoe", "pppoe-xp", "mixed"]
 

@@ -50,6 +50,25 @@ static __always_inline int spread_to_cpu(struct xdp_md *ctx, const struct pxp_co
 	return bpf_redirect_map(&pxp_cpus, cpu, XDP_ABORTED);
 }
 
+/*
+ * Receive half xdp-pass: hand the decapsulated frame to the stack, so the WAN port's GRO
+ * coalesces the inner IP, with the session key in the metadata for pxp_tc_wan_pass
+ * (bpf/tc_wan.bpf.c), which redirects it into pxp0. XDP_ABORTED if there is no room.
+ */
+static __always_inline int pass_to_tc(struct xdp_md *ctx, const struct pxp_wan_frame *f)
+{
+	struct pxp_pass_meta *meta;
+
+	if (bpf_xdp_adjust_meta(ctx, -(int)sizeof(*meta)))
+		return XDP_ABORTED;
+	meta = (void *)(long)ctx->data_meta;
+	if ((void *)(meta + 1) > (void *)(long)ctx->data)
+		return XDP_ABORTED;
+	meta->magic = PXP_PASS_MAGIC;
+	meta->key = f->key;
+	return XDP_PASS;
+}
+
 SEC("xdp")
 int pxp_xdp_wan(struct xdp_md *ctx)
 {
@@ -111,6 +130,8 @@ int pxp_xdp_wan(struct xdp_md *ctx)
 	    pxp_mss_clamp(data + PXP_ETH_HLEN, data_end, f.ppp_proto, s->mtu))
 		pxp_count(cnt, PXP_CNT_MSS_CLAMPED);
 	pxp_count(cnt, PXP_CNT_DECAP);
+	if (cfg->flags & PXP_CFG_F_XDP_PASS)
+		return pass_to_tc(ctx, &f);
 	if ((cfg->flags & PXP_CFG_F_CPU_SPREAD) && cfg->nr_cpus) {
 		int ret = spread_to_cpu(ctx, cfg, s, f.ppp_proto);
 

@@ -7,7 +7,8 @@
  * Maps (declared in bpf/lib/pxp_maps.bpf.h, shared by both programs: userspace loads the
  * WAN object first and hands its map fds to the session object with bpf_map__reuse_fd):
  *   pxp_sessions  HASH  struct pxp_session_key -> struct pxp_session   (WAN ingress lookup)
- *   pxp_egress    HASH  __u32 hidden-peer ifindex -> struct pxp_session (egress lookup)
+ *   pxp_egress    HASH  __u32 hidden-peer ifindex -> struct pxp_session (egress lookup);
+ *                 mode tc also keys it by pxp0's own ifindex (its egress program's lookup)
  *   pxp_counters  PERCPU_ARRAY  __u32 rx queue -> struct pxp_counters
  *   pxp_config    ARRAY  __u32 0 -> struct pxp_config
  *   pxp_cpus      CPUMAP __u32 cpu -> queue + pxp_xdp_cpu (WAN object only), used when
@@ -30,6 +31,9 @@
 /* The program names userspace recognises a stale attachment by. */
 #define PXP_PROG_NAME_WAN     "pxp_xdp_wan"
 #define PXP_PROG_NAME_SESSION "pxp_xdp_session"
+#define PXP_PROG_NAME_TC_WAN  "pxp_tc_wan"
+#define PXP_PROG_NAME_TC_SESS "pxp_tc_session"
+#define PXP_PROG_NAME_TC_PASS "pxp_tc_wan_pass"
 
 /* Sessions are looked up by id and the peer's MAC: two ACs may hand out the same id. */
 struct pxp_session_key {
@@ -74,6 +78,19 @@ struct pxp_counters {
  */
 #define PXP_CFG_F_CPU_SPREAD 0x0002
 #define PXP_MAX_CPUS	     64
+/*
+ * pxp_config.flags (receive half xdp-pass): the WAN program passes decapsulated frames to
+ * the stack (XDP_PASS, so the WAN port's GRO coalesces them) with struct pxp_pass_meta in
+ * the metadata area, and the tc program pxp_tc_wan_pass redirects them into pxp0.
+ */
+#define PXP_CFG_F_XDP_PASS   0x0004
+
+/* What the WAN program tells pxp_tc_wan_pass, in front of a passed frame. */
+#define PXP_PASS_MAGIC 0x70787031u /* "pxp1": not some other program's metadata */
+struct pxp_pass_meta {
+	__u32 magic;
+	struct pxp_session_key key;
+};
 
 struct pxp_config {
 	__u32 flags;
@@ -87,5 +104,6 @@ _Static_assert(sizeof(struct pxp_session_key) == 8, "session key is 8 bytes");
 _Static_assert(sizeof(struct pxp_session) == 40, "session record is 40 bytes");
 _Static_assert(sizeof(struct pxp_counters) == 8 * PXP_CNT__MAX, "counters are u64 slots");
 _Static_assert(sizeof(struct pxp_config) == 16, "config is 16 bytes");
+_Static_assert(sizeof(struct pxp_pass_meta) == 12, "XDP metadata is a multiple of 4 bytes");
 
 #endif

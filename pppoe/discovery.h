@@ -203,10 +203,17 @@ int disc_build_padt(void *buf, size_t cap, const uint8_t *src, const uint8_t *ds
 
 /* ---------------------------------------------------------- access concentrator */
 
-#define DISC_AC_MAX_SESSIONS 1024
-#define DISC_AC_RATE_SLOTS   64
-#define DISC_AC_COOKIE_LEN   16
-#define DISC_AC_SECRET_LEN   32
+#define DISC_AC_MAX_SESSIONS	     1024
+/* MACs the per-MAC rate limit remembers (a power of two); the least recently seen goes. */
+#define DISC_AC_RATE_MACS	     2048
+/* A rate limit of this value is off; rates above DISC_AC_RATE_MAX are refused. */
+#define DISC_AC_RATE_UNLIMITED	     UINT32_MAX
+#define DISC_AC_RATE_MAX	     1000000
+/* Defaults: PADI+PADR frames a second, from all MACs and from one MAC. */
+#define DISC_AC_DEFAULT_RATE	     1000
+#define DISC_AC_DEFAULT_RATE_PER_MAC 2
+#define DISC_AC_COOKIE_LEN	     16
+#define DISC_AC_SECRET_LEN	     32
 
 struct disc_ac_config {
 	uint8_t local_mac[PXP_ETH_ALEN];
@@ -220,8 +227,9 @@ struct disc_ac_config {
 	uint16_t max_payload;
 	/* Cookies are valid in the epoch they were issued and the next (0 = 60 s). */
 	uint32_t cookie_epoch_ms;
-	/* PADI+PADR rate limits in frames per second and burst (0 = defaults:
-	 * global 100/s burst 200, per MAC 2/s burst 5). */
+	/* PADI+PADR rate limits in frames per second, 1..DISC_AC_RATE_MAX or
+	 * DISC_AC_RATE_UNLIMITED, and their bursts (0 = defaults: DISC_AC_DEFAULT_RATE and
+	 * DISC_AC_DEFAULT_RATE_PER_MAC; bursts 2 and 5 seconds' worth). */
 	uint32_t global_rate;
 	uint32_t global_burst;
 	uint32_t per_mac_rate;
@@ -254,6 +262,7 @@ struct disc_ac_session {
 	uint16_t host_uniq_len;
 	bool has_host_uniq;
 	char service_name[DISC_NAME_MAX + 1];
+	uint16_t mac_next; /* the next session in its MAC's chain: slot + 1, 0 = end */
 };
 
 struct disc_token_bucket {
@@ -261,9 +270,19 @@ struct disc_token_bucket {
 	uint64_t last_ms;
 };
 
-/* Per-MAC limit: MACs hash (keyed) into a fixed table of shared buckets, so memory
- * is bounded and a MAC cannot refill its bucket by evicting another. */
-struct disc_ac_rate_slot {
+#define DISC_AC_RATE_NONE UINT16_MAX
+
+/*
+ * Per-MAC limit: one bucket per MAC, in a table of DISC_AC_RATE_MACS entries found through
+ * a keyed hash (chains) and kept in least-recently-seen order. A MAC never shares a bucket;
+ * a new MAC in a full table takes the least recently seen one's entry. Evicting loses
+ * nothing while that MAC was idle for its burst's refill time (its bucket was full again);
+ * a flood of MACs can only make the global limit the one that bites.
+ */
+struct disc_ac_rate_mac {
+	uint8_t mac[PXP_ETH_ALEN];
+	uint16_t next;	       /* hash chain, DISC_AC_RATE_NONE at the end */
+	uint16_t older, newer; /* the recency list */
 	struct disc_token_bucket bucket;
 };
 
@@ -281,10 +300,18 @@ struct disc_ac {
 	uint8_t secret[DISC_AC_SECRET_LEN];
 
 	struct disc_token_bucket global_bucket;
-	struct disc_ac_rate_slot rate_slots[DISC_AC_RATE_SLOTS];
+	struct disc_ac_rate_mac rate_macs[DISC_AC_RATE_MACS];
+	uint16_t rate_heads[DISC_AC_RATE_MACS]; /* chain heads by hash */
+	uint16_t rate_oldest, rate_newest;
+	unsigned int rate_mac_count; /* entries in use, <= DISC_AC_RATE_MACS */
 
 	unsigned int session_count;
 	struct disc_ac_session sessions[DISC_AC_MAX_SESSIONS];
+	/* Lookups in O(1): slot + 1 by session id, chains of slot + 1 by the MAC's keyed hash
+	 * (a PADR retry is found by MAC and Host-Uniq); 0 = none. */
+	uint16_t slot_by_id[UINT16_MAX + 1];
+	uint16_t slot_by_mac[DISC_AC_RATE_MACS];
+	unsigned int next_free; /* where the search for a free slot starts */
 
 	/* Counters. */
 	uint64_t drops[PPPOE_DROP_REASON_COUNT];

@@ -15,14 +15,26 @@
 #include <nettle/memops.h>
 
 #define DEFAULT_COOKIE_EPOCH_MS 60000
-#define DEFAULT_GLOBAL_RATE	100
-#define DEFAULT_GLOBAL_BURST	200
-#define DEFAULT_PER_MAC_RATE	2
-/* PADI and PADR take a token each: 10 lets a client reconnect 5 times back to back (with 5,
- * the 4th of 5 quick `down`/`up` cycles lost its PADI and waited the client's 5 s timeout). */
-#define DEFAULT_PER_MAC_BURST	10
+/* Bursts in seconds' worth of the rate. Per MAC, PADI and PADR take a token each: at the
+ * default 2/s, 10 lets a client reconnect 5 times back to back (with 5, the 4th of 5 quick
+ * `down`/`up` cycles lost its PADI and waited the client's 5 s timeout). */
+#define GLOBAL_BURST_S		2
+#define PER_MAC_BURST_S		5
 /* Random draws before falling back to a scan for a free session id. */
 #define SESSION_ID_DRAWS	32
+
+static bool rate_valid(uint32_t rate)
+{
+	return rate <= DISC_AC_RATE_MAX || rate == DISC_AC_RATE_UNLIMITED;
+}
+
+/* The burst asked for, else seconds' worth of the rate (unused when unlimited). */
+static uint32_t default_burst(uint32_t rate, uint32_t burst, uint32_t seconds)
+{
+	if (burst)
+		return burst;
+	return rate == DISC_AC_RATE_UNLIMITED ? 1 : rate * seconds;
+}
 
 int disc_ac_init(struct disc_ac *ac, const struct disc_ac_config *cfg,
 		 const struct disc_ac_ops *ops)
@@ -39,6 +51,9 @@ int disc_ac_init(struct disc_ac *ac, const struct disc_ac_config *cfg,
 	if (cfg->max_sessions > DISC_AC_MAX_SESSIONS)
 		return -EINVAL;
 	if (cfg->max_payload && cfg->max_payload <= PPPOE_DEFAULT_MRU)
+		return -EINVAL;
+	if (!rate_valid(cfg->global_rate) || !rate_valid(cfg->per_mac_rate) ||
+	    cfg->global_burst > DISC_AC_RATE_MAX || cfg->per_mac_burst > DISC_AC_RATE_MAX)
 		return -EINVAL;
 
 	memset(ac, 0, sizeof(*ac));
@@ -58,13 +73,14 @@ int disc_ac_init(struct disc_ac *ac, const struct disc_ac_config *cfg,
 	ac->max_sessions = cfg->max_sessions ? cfg->max_sessions : DISC_AC_MAX_SESSIONS;
 	ac->max_payload = cfg->max_payload;
 	ac->cookie_epoch_ms = cfg->cookie_epoch_ms ? cfg->cookie_epoch_ms : DEFAULT_COOKIE_EPOCH_MS;
-	ac->global_rate = cfg->global_rate ? cfg->global_rate : DEFAULT_GLOBAL_RATE;
-	ac->global_burst = cfg->global_burst ? cfg->global_burst : DEFAULT_GLOBAL_BURST;
-	ac->per_mac_rate = cfg->per_mac_rate ? cfg->per_mac_rate : DEFAULT_PER_MAC_RATE;
-	ac->per_mac_burst = cfg->per_mac_burst ? cfg->per_mac_burst : DEFAULT_PER_MAC_BURST;
+	ac->global_rate = cfg->global_rate ? cfg->global_rate : DISC_AC_DEFAULT_RATE;
+	ac->global_burst = default_burst(ac->global_rate, cfg->global_burst, GLOBAL_BURST_S);
+	ac->per_mac_rate = cfg->per_mac_rate ? cfg->per_mac_rate : DISC_AC_DEFAULT_RATE_PER_MAC;
+	ac->per_mac_burst = default_burst(ac->per_mac_rate, cfg->per_mac_burst, PER_MAC_BURST_S);
 	ac->global_bucket.tokens_milli = (uint64_t)ac->global_burst * 1000;
-	for (i = 0; i < DISC_AC_RATE_SLOTS; i++)
-		ac->rate_slots[i].bucket.tokens_milli = (uint64_t)ac->per_mac_burst * 1000;
+	for (i = 0; i < DISC_AC_RATE_MACS; i++)
+		ac->rate_heads[i] = DISC_AC_RATE_NONE;
+	ac->rate_oldest = ac->rate_newest = DISC_AC_RATE_NONE;
 	ac->ops.io.random(ac->ops.io.ctx, ac->secret, sizeof(ac->secret));
 	return 0;
 }
@@ -73,6 +89,8 @@ void disc_ac_destroy(struct disc_ac *ac)
 {
 	explicit_bzero(ac->secret, sizeof(ac->secret));
 	memset(ac->sessions, 0, sizeof(ac->sessions));
+	memset(ac->slot_by_id, 0, sizeof(ac->slot_by_id));
+	memset(ac->slot_by_mac, 0, sizeof(ac->slot_by_mac));
 	ac->session_count = 0;
 }
 
@@ -97,8 +115,8 @@ static void bucket_refill(struct disc_token_bucket *b, uint64_t now_ms, uint32_t
 	b->last_ms = now_ms;
 }
 
-/* Keyed with the secret so a flood cannot aim all its MACs at one victim's slot. */
-static unsigned int rate_slot_index(const struct disc_ac *ac, const uint8_t *mac)
+/* Keyed with the secret so a flood cannot aim all its MACs at one victim's chain. */
+static unsigned int rate_hash(const struct disc_ac *ac, const uint8_t *mac)
 {
 	uint64_t h = 0xcbf29ce484222325ull;
 	unsigned int i;
@@ -113,21 +131,99 @@ static unsigned int rate_slot_index(const struct disc_ac *ac, const uint8_t *mac
 	h ^= h >> 33;
 	h *= 0xc4ceb9fe1a85ec53ull;
 	h ^= h >> 33;
-	return (unsigned int)(h % DISC_AC_RATE_SLOTS);
+	return (unsigned int)(h & (DISC_AC_RATE_MACS - 1));
 }
 
-/* Takes a token from both the MAC's and the global bucket, or from neither. */
+static void recency_unlink(struct disc_ac *ac, uint16_t i)
+{
+	struct disc_ac_rate_mac *e = &ac->rate_macs[i];
+
+	if (e->older != DISC_AC_RATE_NONE)
+		ac->rate_macs[e->older].newer = e->newer;
+	else
+		ac->rate_oldest = e->newer;
+	if (e->newer != DISC_AC_RATE_NONE)
+		ac->rate_macs[e->newer].older = e->older;
+	else
+		ac->rate_newest = e->older;
+}
+
+static void recency_push_newest(struct disc_ac *ac, uint16_t i)
+{
+	struct disc_ac_rate_mac *e = &ac->rate_macs[i];
+
+	e->older = ac->rate_newest;
+	e->newer = DISC_AC_RATE_NONE;
+	if (ac->rate_newest != DISC_AC_RATE_NONE)
+		ac->rate_macs[ac->rate_newest].newer = i;
+	else
+		ac->rate_oldest = i;
+	ac->rate_newest = i;
+}
+
+/* Takes entry i out of its hash chain. */
+static void chain_unlink(struct disc_ac *ac, uint16_t i)
+{
+	uint16_t *link = &ac->rate_heads[rate_hash(ac, ac->rate_macs[i].mac)];
+
+	while (*link != i)
+		link = &ac->rate_macs[*link].next;
+	*link = ac->rate_macs[i].next;
+}
+
+/* The MAC's bucket, made the most recently seen; a new MAC gets a full one. */
+static struct disc_token_bucket *mac_bucket(struct disc_ac *ac, uint64_t now_ms, const uint8_t *mac)
+{
+	unsigned int h = rate_hash(ac, mac);
+	struct disc_ac_rate_mac *e;
+	uint16_t i;
+
+	for (i = ac->rate_heads[h]; i != DISC_AC_RATE_NONE; i = ac->rate_macs[i].next)
+		if (!memcmp(ac->rate_macs[i].mac, mac, PXP_ETH_ALEN))
+			break;
+	if (i != DISC_AC_RATE_NONE) {
+		recency_unlink(ac, i);
+		recency_push_newest(ac, i);
+		return &ac->rate_macs[i].bucket;
+	}
+	if (ac->rate_mac_count < DISC_AC_RATE_MACS) {
+		i = (uint16_t)ac->rate_mac_count++;
+	} else {
+		i = ac->rate_oldest;
+		chain_unlink(ac, i);
+		recency_unlink(ac, i);
+	}
+	e = &ac->rate_macs[i];
+	memcpy(e->mac, mac, PXP_ETH_ALEN);
+	e->bucket.tokens_milli = (uint64_t)ac->per_mac_burst * 1000;
+	e->bucket.last_ms = now_ms;
+	e->next = ac->rate_heads[h];
+	ac->rate_heads[h] = i;
+	recency_push_newest(ac, i);
+	return &e->bucket;
+}
+
+/* Takes a token from both the MAC's and the global bucket (those that limit), or none. */
 static bool rate_allow(struct disc_ac *ac, uint64_t now_ms, const uint8_t *mac)
 {
-	struct disc_token_bucket *per_mac = &ac->rate_slots[rate_slot_index(ac, mac)].bucket;
-	struct disc_token_bucket *global = &ac->global_bucket;
+	struct disc_token_bucket *per_mac = NULL, *global = NULL;
 
-	bucket_refill(per_mac, now_ms, ac->per_mac_rate, ac->per_mac_burst);
-	bucket_refill(global, now_ms, ac->global_rate, ac->global_burst);
-	if (per_mac->tokens_milli < 1000 || global->tokens_milli < 1000)
-		return false;
-	per_mac->tokens_milli -= 1000;
-	global->tokens_milli -= 1000;
+	if (ac->per_mac_rate != DISC_AC_RATE_UNLIMITED) {
+		per_mac = mac_bucket(ac, now_ms, mac);
+		bucket_refill(per_mac, now_ms, ac->per_mac_rate, ac->per_mac_burst);
+		if (per_mac->tokens_milli < 1000)
+			return false;
+	}
+	if (ac->global_rate != DISC_AC_RATE_UNLIMITED) {
+		global = &ac->global_bucket;
+		bucket_refill(global, now_ms, ac->global_rate, ac->global_burst);
+		if (global->tokens_milli < 1000)
+			return false;
+	}
+	if (per_mac)
+		per_mac->tokens_milli -= 1000;
+	if (global)
+		global->tokens_milli -= 1000;
 	return true;
 }
 
@@ -267,14 +363,7 @@ static int handle_padi(struct disc_ac *ac, uint64_t now_ms, const struct pppoe_d
 
 static int find_index(const struct disc_ac *ac, uint16_t session_id)
 {
-	unsigned int i;
-
-	if (!session_id)
-		return -1;
-	for (i = 0; i < DISC_AC_MAX_SESSIONS; i++)
-		if (ac->sessions[i].session_id == session_id)
-			return (int)i;
-	return -1;
+	return session_id ? (int)ac->slot_by_id[session_id] - 1 : -1;
 }
 
 static struct disc_ac_session *find_session(struct disc_ac *ac, uint16_t session_id)
@@ -287,12 +376,12 @@ static struct disc_ac_session *find_session(struct disc_ac *ac, uint16_t session
 /* A PADR retry (same MAC and Host-Uniq) of a session that already got its PADS. */
 static struct disc_ac_session *find_retry(struct disc_ac *ac, const struct pppoe_disc_frame *f)
 {
-	unsigned int i;
+	uint16_t n;
 
-	for (i = 0; i < DISC_AC_MAX_SESSIONS; i++) {
-		struct disc_ac_session *s = &ac->sessions[i];
+	for (n = ac->slot_by_mac[rate_hash(ac, f->src)]; n; n = ac->sessions[n - 1].mac_next) {
+		struct disc_ac_session *s = &ac->sessions[n - 1];
 
-		if (s->session_id && !memcmp(s->peer_mac, f->src, PXP_ETH_ALEN) &&
+		if (!memcmp(s->peer_mac, f->src, PXP_ETH_ALEN) &&
 		    s->has_host_uniq == f->host_uniq.present &&
 		    s->host_uniq_len == f->host_uniq.len &&
 		    (!s->host_uniq_len ||
@@ -343,7 +432,7 @@ static int handle_padr(struct disc_ac *ac, uint64_t now_ms, const struct pppoe_d
 {
 	struct disc_ac_event ev = { .type = DISC_AC_EV_SESSION_NEW };
 	struct disc_ac_session *s;
-	unsigned int i;
+	unsigned int i, h;
 	uint16_t mp;
 
 	if (memcmp(f->dst, ac->local_mac, PXP_ETH_ALEN))
@@ -374,8 +463,10 @@ static int handle_padr(struct disc_ac *ac, uint64_t now_ms, const struct pppoe_d
 		send_pads(ac, f, 0, 0, PPPOE_TAG_AC_SYSTEM_ERROR, "no free session");
 		return PPPOE_DROP_NO_SESSION_SLOT;
 	}
-	for (i = 0; i < DISC_AC_MAX_SESSIONS && ac->sessions[i].session_id; i++)
+	/* Round robin from the last slot taken: a free one is found in O(1) on average. */
+	for (i = ac->next_free; ac->sessions[i].session_id; i = (i + 1) % DISC_AC_MAX_SESSIONS)
 		;
+	ac->next_free = (i + 1) % DISC_AC_MAX_SESSIONS;
 	s = &ac->sessions[i];
 	memset(s, 0, sizeof(*s));
 	s->session_id = allocate_session_id(ac);
@@ -387,6 +478,10 @@ static int handle_padr(struct disc_ac *ac, uint64_t now_ms, const struct pppoe_d
 	if (s->host_uniq_len)
 		memcpy(s->host_uniq, f->host_uniq.data, s->host_uniq_len);
 	pppoe_tag_to_string(&f->service_name, s->service_name, sizeof(s->service_name));
+	ac->slot_by_id[s->session_id] = (uint16_t)(i + 1);
+	h = rate_hash(ac, s->peer_mac);
+	s->mac_next = ac->slot_by_mac[h];
+	ac->slot_by_mac[h] = (uint16_t)(i + 1);
 	ac->session_count++;
 
 	send_pads(ac, f, s->session_id, mp, 0, NULL);
@@ -400,6 +495,13 @@ static int handle_padr(struct disc_ac *ac, uint64_t now_ms, const struct pppoe_d
 
 static void release(struct disc_ac *ac, struct disc_ac_session *s)
 {
+	uint16_t n = (uint16_t)(s - ac->sessions + 1);
+	uint16_t *link = &ac->slot_by_mac[rate_hash(ac, s->peer_mac)];
+
+	while (*link != n)
+		link = &ac->sessions[*link - 1].mac_next;
+	*link = s->mac_next;
+	ac->slot_by_id[s->session_id] = 0;
 	memset(s, 0, sizeof(*s));
 	ac->session_count--;
 }

@@ -11,20 +11,22 @@ set -u
 cd "$(dirname "$0")/.." || exit 2
 
 # room -> its directory, and the rooms whose headers it may include (besides its own).
-# cli -> shell -> datapath -> engine; every room of user/ -> common; pppoe/ is pure.
+# cli -> shell -> datapath -> engine; every room of user/ -> common; pppoe/ and wg-bridge/
+# (the WireGuard core) are pure.
 declare -A DIR=(
-	[include]=include [pppoe]=pppoe [bpf]=bpf [common]=user/common
+	[include]=include [pppoe]=pppoe [wg]=wg-bridge [bpf]=bpf [common]=user/common
 	[engine]=user/datapath/engine [datapath]=user/datapath [shell]=user/shell [cli]=user/cli
 )
 declare -A MAY=(
 	[pppoe]="include"
+	[wg]="include"
 	[common]="include"
 	[engine]="include common bpf"
 	[datapath]="include common bpf engine skel"
 	[shell]="include common bpf engine skel datapath pppoe"
 	[cli]="include common bpf engine skel datapath pppoe shell"
 )
-ROOMS="pppoe common engine datapath shell cli"
+ROOMS="pppoe wg common engine datapath shell cli"
 
 failed=0
 pass() { echo "PASS rooms/$1"; }
@@ -38,7 +40,7 @@ fail() {
 room_of() {
 	local h=$1 r
 	case $h in *.skel.h) echo skel && return ;; esac
-	for r in include pppoe common engine datapath shell cli; do
+	for r in include pppoe wg common engine datapath shell cli; do
 		[ -f "${DIR[$r]}/$h" ] && echo "$r" && return
 	done
 	[ -f "bpf/$h" ] && echo bpf && return
@@ -89,7 +91,7 @@ compiles() {
 
 # One header of each room, to probe with.
 declare -A PROBE=(
-	[pppoe]=ppp.h [common]=log.h [engine]=engine.h [datapath]=datapath.h
+	[pppoe]=ppp.h [wg]=noise.h [common]=log.h [engine]=engine.h [datapath]=datapath.h
 	[shell]=client.h [cli]=config.h
 )
 

@@ -1,14 +1,14 @@
 # SPDX-License-Identifier: GPL-2.0
 # shellcheck shell=bash
 #
-# ns/packet of every XDP program in build/bpf/*.bpf.o (bench/bpf_ns.c, BPF_PROG_TEST_RUN).
+# ns/packet of every XDP and tc program in build/bpf/*.bpf.o (bench/bpf_ns.c, BPF_PROG_TEST_RUN).
 
 BPF_NS_TOOL=$PXP_ROOT/build/bench/bpf_ns
 
 bpf_run() {
 	local objs line n=0
 	objs=("$PXP_ROOT"/build/bpf/*.bpf.o)
-	progress "bpf: ns/packet of each XDP program"
+	progress "bpf: ns/packet of each XDP and tc program"
 	if [ ! -x "$BPF_NS_TOOL" ]; then
 		bench_unavailable "build/bench/bpf_ns is not built (make)" env=host case=bpf test=bpf_ns
 		echo "unavailable"

@@ -5,7 +5,10 @@
 #   ceiling           plain routing + NAT over an Ethernet WAN set like a NIC's
 #                     (wan_offload_script: GRO on, TSO/GSO off)
 #   pppoe-xp-MODE     pppoe-xp server at isp, pppoe-xp client at router, data path MODE
-#                     (xdp, afxdp, generic); NAT out of pxp0
+#                     (xdp, afxdp, generic, tc); NAT out of pxp0
+#   pppoe-xp-rx-R-tx-T  the same with the halves mixed (--rx R --tx T; xdppass is
+#                     xdp-pass), GRO on both WAN veths: xdp-pass needs it to coalesce, and
+#                     XDP sending into a veth whose other end runs no XDP needs it (DESIGN.md)
 #   veth-hop          the ceiling routed through a veth pair at the router as through pxp0,
 #                     with XDP on its hidden end and on the WAN port that only rewrites the
 #                     Ethernet addresses and redirects (bench/veth_hop.bpf.c): no PPPoE, no
@@ -15,7 +18,9 @@
 # All topologies stay up together so that measurements interleave: drift from the other
 # jobs on this shared machine then falls on every case alike.
 
-HOST_CASES=(ceiling veth-hop netkit-hop pppoe-xp-xdp pppoe-xp-afxdp pppoe-xp-generic)
+HOST_CASES=(ceiling veth-hop netkit-hop pppoe-xp-xdp pppoe-xp-afxdp pppoe-xp-generic pppoe-xp-tc
+	pppoe-xp-rx-tc-tx-xdp pppoe-xp-rx-xdp-tx-tc pppoe-xp-rx-xdppass-tx-tc
+	pppoe-xp-rx-xdppass-tx-xdp)
 BENCH_VETH_HOP=$PXP_ROOT/build/bench/veth_hop
 BENCH_NETKIT_HOP=$PXP_ROOT/build/bench/netkit_hop
 HOST_USER=pxbench
@@ -102,8 +107,12 @@ host_setup_netkit_hop() {
 
 # A pppoe-xp session between isp (server) and router (client) in data path MODE.
 host_setup_pppoe() {
-	local key=$1 mode=${1#host/pppoe-xp-} log secrets mtu pid
+	local key=$1 mode=${1#host/pppoe-xp-} log secrets mtu pid halves=()
 	log=$PXP_TMP/${CASE_PREFIX[$key]}
+	if [[ $mode =~ ^rx-([a-z]+)-tx-([a-z]+)$ ]]; then
+		halves=(--rx "${BASH_REMATCH[1]/xdppass/xdp-pass}" --tx "${BASH_REMATCH[2]}")
+		mode=xdp
+	fi
 	[ -x "$PXP_BIN" ] || {
 		case_unavailable "$key" "build/pppoe-xp is not built"
 		return
@@ -115,7 +124,7 @@ host_setup_pppoe() {
 
 	ip netns exec "$NS_ISP" sh -c "$(pxp_cmd "$key" isp server isp0 --local 100.64.1.1 \
 		--pool 100.64.1.0/30 --auth chap --secrets "$secrets" --mode "$mode" \
-		--foreground)" >"${log}server.log" 2>&1 &
+		"${halves[@]}" --foreground)" >"${log}server.log" 2>&1 &
 	pid=$!
 	on_cleanup "kill $pid"
 	sleep 0.5
@@ -124,7 +133,8 @@ host_setup_pppoe() {
 		return
 	}
 	ip netns exec "$NS_ROUTER" timeout 30 sh -c "$(pxp_cmd "$key" router up wan0 \
-		--user "$HOST_USER" --password "$HOST_PASSWORD" --mode "$mode" --defaultroute)" \
+		--user "$HOST_USER" --password "$HOST_PASSWORD" --mode "$mode" "${halves[@]}" \
+		--defaultroute)" \
 		>"${log}client.log" 2>&1 || {
 		case_unavailable "$key" "pppoe-xp up failed: $(last_line "${log}client.log")"
 		return

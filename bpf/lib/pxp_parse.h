@@ -30,16 +30,20 @@ struct pxp_wan_frame {
 };
 
 /*
- * Parse a WAN frame. vlan_tci (host order) is the WAN's tag: 0 takes untagged frames only,
- * otherwise only frames tagged with the same VID.
+ * Parse a WAN frame of frame_len bytes whose first (data_end - data) bytes are readable at
+ * data (an skb's linear part; the whole frame for XDP and the engine). vlan_tci (host order)
+ * is the WAN's tag: 0 takes untagged frames only, otherwise only frames tagged with the
+ * same VID. Headers are read within data_end; lengths are checked against frame_len.
  */
-static __always_inline enum pxp_parse_verdict pxp_parse_wan(void *data, void *data_end,
-							    __u16 vlan_tci, struct pxp_wan_frame *f)
+static __always_inline enum pxp_parse_verdict pxp_parse_wan_len(void *data, void *data_end,
+								__u32 frame_len, __u16 vlan_tci,
+								struct pxp_wan_frame *f)
 {
 	struct pxp_ethhdr *eth = data;
 	struct pppoe_session_hdr *ses;
-	__u16 payload, avail, proto;
+	__u16 payload, proto;
 	__u16 l2 = PXP_ETH_HLEN;
+	__u32 avail;
 
 	if ((void *)(eth + 1) > data_end)
 		return PXP_PARSE_PASS; /* not even Ethernet: nothing we could own */
@@ -68,7 +72,9 @@ static __always_inline enum pxp_parse_verdict pxp_parse_wan(void *data, void *da
 		return PXP_PARSE_PASS;
 
 	payload = bpf_ntohs(ses->pppoe.length);
-	avail = (__u16)((data_end - data) - l2 - sizeof(struct pppoe_hdr));
+	if (frame_len < (__u32)(data_end - data))
+		frame_len = (__u32)(data_end - data); /* a caller's lie cannot hide bytes */
+	avail = frame_len - l2 - sizeof(struct pppoe_hdr);
 	if (payload > avail || payload < sizeof(ses->ppp_proto)) {
 		f->drop_reason = PXP_CNT_DROP_BAD_LENGTH;
 		return PXP_PARSE_DROP;
@@ -88,8 +94,14 @@ static __always_inline enum pxp_parse_verdict pxp_parse_wan(void *data, void *da
 	f->l2_len = l2 + sizeof(*ses);
 	f->ppp_proto = proto;
 	f->ip_len = payload - sizeof(ses->ppp_proto);
-	f->pad_len = avail - payload;
+	f->pad_len = (__u16)(avail - payload > 0xffff ? 0xffff : avail - payload);
 	return PXP_PARSE_DATA;
+}
+
+static __always_inline enum pxp_parse_verdict pxp_parse_wan(void *data, void *data_end,
+							    __u16 vlan_tci, struct pxp_wan_frame *f)
+{
+	return pxp_parse_wan_len(data, data_end, (__u32)(data_end - data), vlan_tci, f);
 }
 
 /* An IP frame the stack sent out of the session netdev. */
@@ -100,18 +112,22 @@ struct pxp_egress_frame {
 	enum pxp_counter drop_reason;
 };
 
-static __always_inline enum pxp_parse_verdict pxp_parse_egress(void *data, void *data_end,
-							       struct pxp_egress_frame *f)
+/* Parse an egress frame of frame_len bytes, (data_end - data) of them readable at data. */
+static __always_inline enum pxp_parse_verdict
+pxp_parse_egress_len(void *data, void *data_end, __u32 frame_len, struct pxp_egress_frame *f)
 {
 	struct pxp_ethhdr *eth = data;
 	void *l3 = eth + 1;
-	__u16 avail, ip_len;
+	__u32 avail;
+	__u16 ip_len;
 
 	if (l3 > data_end) {
 		f->drop_reason = PXP_CNT_DROP_TRUNCATED;
 		return PXP_PARSE_DROP;
 	}
-	avail = (__u16)(data_end - l3);
+	if (frame_len < (__u32)(data_end - data))
+		frame_len = (__u32)(data_end - data);
+	avail = frame_len - PXP_ETH_HLEN;
 	if (eth->proto == bpf_htons(PXP_ETH_P_IP)) {
 		__u8 *ip = l3;
 
@@ -142,8 +158,14 @@ static __always_inline enum pxp_parse_verdict pxp_parse_egress(void *data, void 
 		return PXP_PARSE_DROP;
 	}
 	f->ip_len = ip_len;
-	f->pad_len = avail - ip_len;
+	f->pad_len = (__u16)(avail - ip_len > 0xffff ? 0xffff : avail - ip_len);
 	return PXP_PARSE_DATA;
+}
+
+static __always_inline enum pxp_parse_verdict pxp_parse_egress(void *data, void *data_end,
+							       struct pxp_egress_frame *f)
+{
+	return pxp_parse_egress_len(data, data_end, (__u32)(data_end - data), f);
 }
 
 #endif

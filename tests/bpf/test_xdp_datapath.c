@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Table-driven BPF_PROG_TEST_RUN cases for the two XDP programs of the express data path
- * (bpf/xdp_wan.bpf.c, bpf/xdp_session.bpf.c): each case (xdp_cases.h) gives an input
- * frame, the expected verdict, the expected output frame (bytes), the redirect target where
- * it applies and the counter that must move.
+ * Table-driven BPF_PROG_TEST_RUN cases for the programs of the express data path: the XDP
+ * pair (bpf/xdp_wan.bpf.c, bpf/xdp_session.bpf.c) and the same table again through their tc
+ * counterparts of mode tc (bpf/tc_wan.bpf.c, bpf/tc_session.bpf.c, as "bpf/tc/<case>"): each
+ * case (xdp_cases.h) gives an input frame, the expected verdict, the expected output frame
+ * (bytes), the redirect target where it applies and the counter that must move.
  *
  *   test_xdp_datapath           run the table: one PASS/FAIL line per case
  *   test_xdp_datapath --bench   also print ns/packet of each program path (to stderr)
@@ -18,11 +19,14 @@
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 #include <linux/bpf.h>
+#include <linux/pkt_cls.h>
 #include <unistd.h>
 
 #include "dp_load.h"
 #include "pppoe_wire.h"
 #include "pxp_maps.h"
+#include "tc_session.skel.h"
+#include "tc_wan.skel.h"
 #include "xdp_session.skel.h"
 #include "xdp_wan.skel.h"
 
@@ -38,7 +42,9 @@ static int set_state(const struct xdp_case *c)
 		.vlan_tci = c->vlan_tci,
 		.wan_xsk_base = WAN_XSK_BASE,
 		.peer_xsk_base = PEER_XSK_BASE,
-		.flags = (c->afxdp ? PXP_CFG_F_AFXDP : 0) | (c->nr_cpus ? PXP_CFG_F_CPU_SPREAD : 0),
+		.flags = (c->afxdp ? PXP_CFG_F_AFXDP : 0) |
+			 (c->nr_cpus ? PXP_CFG_F_CPU_SPREAD : 0) |
+			 (c->xdp_pass ? PXP_CFG_F_XDP_PASS : 0),
 		.nr_cpus = c->nr_cpus,
 	};
 	struct bpf_cpumap_val cpu_val = { .qsize = 64, .bpf_prog.fd = pxp_dp_fd_prog_cpu(&progs) };
@@ -83,15 +89,44 @@ static int counter_sum(enum pxp_counter which, uint64_t *out)
 	return 0;
 }
 
-static int run_prog(const struct xdp_case *c, const struct frame *in, struct frame *out,
-		    uint32_t *retval, uint32_t repeat, uint32_t *duration)
+/* Which program family runs the table: the XDP programs or their tc (skb) counterparts. */
+enum family { FAM_XDP, FAM_TC };
+
+static int prog_fd(enum family fam, enum prog prog)
+{
+	if (fam == FAM_TC)
+		return prog == PROG_WAN ? pxp_dp_fd_prog_tc_wan(&progs)
+					: pxp_dp_fd_prog_tc_session(&progs);
+	return prog == PROG_WAN ? pxp_dp_fd_prog_wan(&progs) : pxp_dp_fd_prog_session(&progs);
+}
+
+/* A case's XDP verdict as the tc programs return it. */
+static int tc_verdict(int xdp_verdict)
+{
+	switch (xdp_verdict) {
+	case XDP_PASS:
+		return TC_ACT_OK;
+	case XDP_REDIRECT:
+		return TC_ACT_REDIRECT;
+	default:
+		return TC_ACT_SHOT;
+	}
+}
+
+static int run_prog(enum family fam, const struct xdp_case *c, const struct frame *in,
+		    struct frame *out, uint32_t *retval, uint32_t repeat, uint32_t *duration)
 {
 	struct xdp_md ctx = { .ingress_ifindex = EGRESS_TEST_IFINDEX };
+	/* skb programs run on loopback (EGRESS_TEST_IFINDEX) unless told otherwise. */
+	struct __sk_buff skb_ctx = { .gso_size = c->gso_size, .gso_segs = c->gso_size ? 2 : 0 };
 	LIBBPF_OPTS(bpf_test_run_opts, opts, .data_in = in->b, .data_size_in = (uint32_t)in->len,
 		    .data_out = out->b, .data_size_out = sizeof(out->b), .repeat = repeat);
-	int fd = c->prog == PROG_WAN ? pxp_dp_fd_prog_wan(&progs) : pxp_dp_fd_prog_session(&progs);
+	int fd = prog_fd(fam, c->prog);
 
-	if (c->prog == PROG_SESSION) {
+	if (fam == FAM_TC) {
+		opts.ctx_in = &skb_ctx;
+		opts.ctx_size_in = sizeof(skb_ctx);
+	} else if (c->prog == PROG_SESSION) {
 		ctx.data_end = (uint32_t)in->len;
 		opts.ctx_in = &ctx;
 		opts.ctx_size_in = sizeof(ctx);
@@ -105,17 +140,24 @@ static int run_prog(const struct xdp_case *c, const struct frame *in, struct fra
 	return 0;
 }
 
-static uint32_t *last_redirect(enum prog prog)
+static uint32_t *last_redirect(enum family fam, enum prog prog)
 {
+	if (fam == FAM_TC)
+		return prog == PROG_SESSION ? &progs.tc_session->bss->pxp_last_redirect
+					    : &progs.tc_wan->bss->pxp_last_redirect;
 	return prog == PROG_SESSION ? &progs.session->bss->pxp_last_redirect
 				    : &progs.wan->bss->pxp_last_redirect;
 }
 
-static const char *verdict_name(uint32_t v)
+static const char *verdict_name(enum family fam, uint32_t v)
 {
-	static const char *const names[] = { "ABORTED", "DROP", "PASS", "TX", "REDIRECT" };
+	static const char *const xdp[] = { "ABORTED", "DROP", "PASS", "TX", "REDIRECT" };
+	static const char *const tc[] = { "OK",	    "RECLASSIFY", "SHOT",   "PIPE",
+					  "STOLEN", "QUEUED",	  "REPEAT", "REDIRECT" };
 
-	return v < 5 ? names[v] : "?";
+	if (fam == FAM_TC)
+		return v < 8 ? tc[v] : "?";
+	return v < 5 ? xdp[v] : "?";
 }
 
 static void hexdiff(char *buf, size_t n, const struct frame *got, const struct frame *want)
@@ -128,31 +170,36 @@ static void hexdiff(char *buf, size_t n, const struct frame *got, const struct f
 		 got->len, want->len, i < got->len ? got->b[i] : 0, i < want->len ? want->b[i] : 0);
 }
 
-static bool run_case(const struct xdp_case *c)
+static bool run_case(enum family fam, const struct xdp_case *c)
 {
+	const char *prefix = fam == FAM_TC ? "tc/" : "";
+	int verdict = fam == FAM_TC ? tc_verdict(c->verdict) : c->verdict;
+	uint32_t redirect = c->redirect;
 	struct frame out = { 0 };
 	uint64_t before, after;
 	uint32_t retval = 0;
 	char why[160];
 	int err;
 
+	if ((fam == FAM_TC && c->xdp_not_tc) || (fam == FAM_XDP && c->tc_only))
+		return true; /* listed by list_one_family() */
 	err = set_state(c);
 	err = err ?: counter_sum(c->counter, &before);
-	*last_redirect(c->prog) = 0;
-	err = err ?: run_prog(c, &c->in, &out, &retval, 1, NULL);
+	*last_redirect(fam, c->prog) = 0;
+	err = err ?: run_prog(fam, c, &c->in, &out, &retval, 1, NULL);
 	err = err ?: counter_sum(c->counter, &after);
 	if (err) {
-		printf("FAIL bpf/%s: setup or test run: %s\n", c->name, strerror(-err));
+		printf("FAIL bpf/%s%s: setup or test run: %s\n", prefix, c->name, strerror(-err));
 		return false;
 	}
-	if ((int)retval != c->verdict) {
-		printf("FAIL bpf/%s: verdict %s, want %s\n", c->name, verdict_name(retval),
-		       verdict_name((uint32_t)c->verdict));
+	if ((int)retval != verdict) {
+		printf("FAIL bpf/%s%s: verdict %s, want %s\n", prefix, c->name,
+		       verdict_name(fam, retval), verdict_name(fam, (uint32_t)verdict));
 		return false;
 	}
-	if (c->redirect && *last_redirect(c->prog) != c->redirect) {
-		printf("FAIL bpf/%s: redirected to %#x, want %#x\n", c->name,
-		       *last_redirect(c->prog), c->redirect);
+	if (redirect && *last_redirect(fam, c->prog) != redirect) {
+		printf("FAIL bpf/%s%s: redirected to %#x, want %#x\n", prefix, c->name,
+		       *last_redirect(fam, c->prog), redirect);
 		return false;
 	}
 	if (c->verdict != XDP_DROP) {
@@ -160,16 +207,16 @@ static bool run_case(const struct xdp_case *c)
 
 		if (out.len != want->len || memcmp(out.b, want->b, out.len)) {
 			hexdiff(why, sizeof(why), &out, want);
-			printf("FAIL bpf/%s: %s\n", c->name, why);
+			printf("FAIL bpf/%s%s: %s\n", prefix, c->name, why);
 			return false;
 		}
 	}
 	if (after != before + 1) {
-		printf("FAIL bpf/%s: counter %d moved by %llu, want 1\n", c->name, c->counter,
-		       (unsigned long long)(after - before));
+		printf("FAIL bpf/%s%s: counter %d moved by %llu, want 1\n", prefix, c->name,
+		       c->counter, (unsigned long long)(after - before));
 		return false;
 	}
-	printf("PASS bpf/%s\n", c->name);
+	printf("PASS bpf/%s%s\n", prefix, c->name);
 	return true;
 }
 
@@ -194,9 +241,10 @@ static int prog_stats(int fd, uint64_t *ns, uint64_t *cnt)
 	return 0;
 }
 
-static int time_case(const struct xdp_case *c, double *ns_per_packet)
+static int time_case(enum family fam, const struct xdp_case *c, double *ns_per_packet)
 {
-	int fd = c->prog == PROG_WAN ? pxp_dp_fd_prog_wan(&progs) : pxp_dp_fd_prog_session(&progs);
+	int verdict = fam == FAM_TC ? tc_verdict(c->verdict) : c->verdict;
+	int fd = prog_fd(fam, c->prog);
 	uint64_t ns0 = 0, cnt0 = 0, ns1 = 0, cnt1 = 0;
 	struct frame out;
 	uint32_t retval;
@@ -205,8 +253,8 @@ static int time_case(const struct xdp_case *c, double *ns_per_packet)
 	err = set_state(c);
 	err = err ?: prog_stats(fd, &ns0, &cnt0);
 	for (uint32_t i = 0; i < BENCH_CALLS && !err; i++) {
-		err = run_prog(c, &c->in, &out, &retval, 1, NULL);
-		if (!err && (int)retval != c->verdict)
+		err = run_prog(fam, c, &c->in, &out, &retval, 1, NULL);
+		if (!err && (int)retval != verdict)
 			err = -EPROTO; /* not the path we mean to time */
 	}
 	err = err ?: prog_stats(fd, &ns1, &cnt1);
@@ -235,23 +283,43 @@ static void bench(void)
 		fprintf(stderr, "bench: BPF_ENABLE_STATS: %s\n", strerror(errno));
 		return;
 	}
-	for (size_t n = 0; n < sizeof(names) / sizeof(names[0]); n++) {
-		for (size_t i = 0; i < nr_cases; i++) {
-			const struct xdp_case *c = &cases[i];
-			int err;
+	static const char *const prog_names[2][2] = {
+		[FAM_XDP] = { [PROG_WAN] = "pxp_xdp_wan", [PROG_SESSION] = "pxp_xdp_session" },
+		[FAM_TC] = { [PROG_WAN] = "pxp_tc_wan", [PROG_SESSION] = "pxp_tc_session" },
+	};
 
-			if (strcmp(c->name, names[n]))
-				continue;
-			err = time_case(c, &ns);
-			if (err)
-				fprintf(stderr, "bench %s: %s\n", c->name, strerror(-err));
-			else
-				fprintf(stderr, "bench %-16s %-30s %5.1f ns/packet\n",
-					c->prog == PROG_WAN ? "pxp_xdp_wan" : "pxp_xdp_session",
-					c->name, ns);
+	for (int fam = FAM_XDP; fam <= FAM_TC; fam++) {
+		for (size_t n = 0; n < sizeof(names) / sizeof(names[0]); n++) {
+			for (size_t i = 0; i < nr_cases; i++) {
+				const struct xdp_case *c = &cases[i];
+				int err;
+
+				if (strcmp(c->name, names[n]))
+					continue;
+				err = time_case((enum family)fam, c, &ns);
+				if (err)
+					fprintf(stderr, "bench %s: %s\n", c->name, strerror(-err));
+				else
+					fprintf(stderr, "bench %-16s %-30s %5.1f ns/packet\n",
+						prog_names[fam][c->prog], c->name, ns);
+			}
 		}
 	}
 	close(stats_fd);
+}
+
+/* The cases of one family only: one "# " line each, since they are no test of the other. */
+static void list_one_family(void)
+{
+	printf("# bpf: cases for XDP only, not run on the tc programs:");
+	for (size_t i = 0; i < nr_cases; i++)
+		if (cases[i].xdp_not_tc)
+			printf(" %s (%s)", cases[i].name, cases[i].xdp_not_tc);
+	printf("\n# bpf: cases for tc only:");
+	for (size_t i = 0; i < nr_cases; i++)
+		if (cases[i].tc_only)
+			printf(" %s (%s)", cases[i].name, cases[i].tc_only);
+	printf("\n");
 }
 
 int main(int argc, char **argv)
@@ -266,8 +334,10 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	printf("PASS bpf/xdp_programs_load\n");
-	for (size_t i = 0; i < nr_cases; i++)
-		failed += !run_case(&cases[i]);
+	list_one_family();
+	for (int fam = FAM_XDP; fam <= FAM_TC; fam++)
+		for (size_t i = 0; i < nr_cases; i++)
+			failed += !run_case((enum family)fam, &cases[i]);
 	if (do_bench)
 		bench();
 	pxp_dp_progs_destroy(&progs);

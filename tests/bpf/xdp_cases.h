@@ -52,6 +52,7 @@ struct xdp_case {
 	uint16_t vlan_tci;	  /* WAN config and session record */
 	bool afxdp;
 	bool no_egress_record;
+	bool xdp_pass;	   /* receive half xdp-pass (PXP_CFG_F_XDP_PASS) */
 	uint16_t nr_cpus;  /* CPU spreading over this many cpumap entries */
 	bool no_cpu_entry; /* ... with the cpumap left empty */
 	/*
@@ -59,6 +60,9 @@ struct xdp_case {
 	 * same reason; XDP_PASS: "not a data frame", PXP_CNT_PASS) unless one of these says:
 	 */
 	const char *xdp_only;	      /* the engine never runs this: why */
+	const char *tc_only;	      /* only the tc programs run this: why */
+	const char *xdp_not_tc;	      /* the tc programs are not run on this: why */
+	uint32_t gso_size;	      /* tc: the skb is GSO with this segment size */
 	enum pxp_counter engine_drop; /* the engine drops it (0: as the program) */
 };
 
@@ -319,6 +323,10 @@ static struct xdp_case *add_pass(const char *name, enum prog prog, enum pxp_coun
 	return add(name, prog, XDP_PASS, counter);
 }
 
+/* Why two cases have no tc run: the kernel refuses their input before the program runs. */
+static const char skb_refuses_cut_ip[] =
+	"BPF_PROG_TEST_RUN refuses an skb with an IP ethertype and a cut IP header (EINVAL)";
+
 static void build_table(void)
 {
 	struct l4_spec udp = UDP(100), syn = TCP(TCP_SYN, opt_mss1460);
@@ -421,6 +429,7 @@ static void build_table(void)
 	c = add_pass("wan_afxdp_no_socket_passed", PROG_WAN, PXP_CNT_TO_XSK);
 	c->afxdp = true;
 	c->xdp_only = "steering to the engine's socket";
+	c->xdp_not_tc = c->xdp_only;
 	c->redirect = XSK_REDIRECT_FLAG | WAN_XSK_BASE;
 	wan_frame(&c->in, false, &udp, TEST_SID, PEER_MAC, 0);
 
@@ -451,16 +460,25 @@ static void build_table(void)
 	put(&c->in, (uint8_t[28]){ 0, 1, 8, 0, 6, 4, 0, 1 }, 28);
 
 	c = add("session_truncated_ip_dropped", PROG_SESSION, XDP_DROP, PXP_CNT_DROP_TRUNCATED);
+	c->xdp_not_tc = skb_refuses_cut_ip;
 	put_eth(&c->in, PEER_NETDEV_MAC, NETDEV_MAC, PXP_ETH_P_IP);
 	put(&c->in, (uint8_t[10]){ 0x45 }, 10);
 
 	c = add("session_truncated_ipv6_dropped", PROG_SESSION, XDP_DROP, PXP_CNT_DROP_TRUNCATED);
+	c->xdp_not_tc = skb_refuses_cut_ip;
 	put_eth(&c->in, PEER_NETDEV_MAC, NETDEV_MAC, PXP_ETH_P_IPV6);
 	put(&c->in, (uint8_t[39]){ 0x60 }, 39);
 
 	c = add("session_lying_ip_length_dropped", PROG_SESSION, XDP_DROP, PXP_CNT_DROP_BAD_LENGTH);
 	stack_frame(&c->in, false, &udp);
 	c->in.b[14 + 2] = 0x04; /* total length 0x04xx */
+
+	/* Mode tc: a GSO skb on pxp0 goes on to be segmented there, then meets the peer's copy. */
+	c = add_pass("session_tc_gso_left_to_segmentation", PROG_SESSION, PXP_CNT_GSO_VIA_PEER);
+	c->tc_only = "GSO skbs exist only for the tc programs";
+	c->xdp_only = c->tc_only;
+	c->gso_size = 1400;
+	stack_frame(&c->in, false, &udp);
 
 	c = add("session_no_record_dropped", PROG_SESSION, XDP_DROP, PXP_CNT_DROP_NO_SESSION);
 	c->no_egress_record = true;
@@ -470,6 +488,7 @@ static void build_table(void)
 	c = add_pass("session_afxdp_no_socket_passed", PROG_SESSION, PXP_CNT_TO_XSK);
 	c->afxdp = true;
 	c->xdp_only = "steering to the engine's socket";
+	c->xdp_not_tc = c->xdp_only;
 	c->redirect = XSK_REDIRECT_FLAG | PEER_XSK_BASE;
 	stack_frame(&c->in, false, &udp);
 
@@ -480,15 +499,34 @@ static void build_table(void)
 	c = add("wan_cpu_spread", PROG_WAN, XDP_REDIRECT, PXP_CNT_DECAP);
 	c->nr_cpus = 1;
 	c->xdp_only = "cpumap hand-over";
+	c->xdp_not_tc = c->xdp_only;
 	c->redirect = CPU_REDIRECT_FLAG | 0;
 	wan_frame(&c->in, false, &udp, TEST_SID, PEER_MAC, 0);
 	put(&c->out, &meta, sizeof(meta));
+	decap_frame(&c->out, false, &udp);
+
+	/* Receive half xdp-pass: decapsulated, passed to the stack with the session key in front.
+	 */
+	struct pxp_pass_meta pass_meta = {
+		.magic = PXP_PASS_MAGIC,
+		.key = { .session_id = htons(TEST_SID) },
+	};
+
+	memcpy(pass_meta.key.peer_mac, PEER_MAC, 6);
+
+	c = add("wan_xdp_pass_to_tc", PROG_WAN, XDP_PASS, PXP_CNT_DECAP);
+	c->xdp_pass = true;
+	c->xdp_only = "the stack's GRO and tc take over from the XDP program";
+	c->xdp_not_tc = c->xdp_only;
+	wan_frame(&c->in, false, &udp, TEST_SID, PEER_MAC, 0);
+	put(&c->out, &pass_meta, sizeof(pass_meta));
 	decap_frame(&c->out, false, &udp);
 
 	c = add("wan_cpu_spread_no_entry_delivers_here", PROG_WAN, XDP_REDIRECT,
 		PXP_CNT_CPU_FALLBACK);
 	c->nr_cpus = 1;
 	c->xdp_only = "cpumap hand-over";
+	c->xdp_not_tc = c->xdp_only;
 	c->no_cpu_entry = true;
 	wan_frame(&c->in, true, &udp, TEST_SID, PEER_MAC, 0);
 	put(&c->out, &meta, sizeof(meta));

@@ -167,9 +167,30 @@ static void check_ac(const struct disc_ac *ac)
 {
 	unsigned int i, n = 0;
 
-	for (i = 0; i < DISC_AC_MAX_SESSIONS; i++)
-		n += ac->sessions[i].session_id != 0;
+	for (i = 0; i < DISC_AC_MAX_SESSIONS; i++) {
+		uint16_t id = ac->sessions[i].session_id;
+
+		n += id != 0;
+		/* The index by id finds every session at its slot. */
+		if (id && ac->slot_by_id[id] != i + 1)
+			__builtin_trap();
+	}
 	if (n != ac->session_count || n > ac->max_sessions)
+		__builtin_trap();
+	/* The chains by MAC hold every session once. */
+	n = 0;
+	for (i = 0; i < DISC_AC_RATE_MACS; i++)
+		for (uint16_t s = ac->slot_by_mac[i]; s; s = ac->sessions[s - 1].mac_next)
+			if (++n > DISC_AC_MAX_SESSIONS)
+				__builtin_trap();
+	if (n != ac->session_count)
+		__builtin_trap();
+	/* The per-MAC rate table stays bounded and its recency list whole. */
+	n = 0;
+	for (uint16_t e = ac->rate_oldest; e != DISC_AC_RATE_NONE; e = ac->rate_macs[e].newer)
+		if (++n > DISC_AC_RATE_MACS)
+			__builtin_trap();
+	if (n != ac->rate_mac_count)
 		__builtin_trap();
 }
 

@@ -142,6 +142,23 @@ counter() { # name lines: the sum over all lines
 	sed -n "s/.* $1=\([0-9]*\).*/\1/p" <<<"$2" | awk '{ s += $1 } END { print s + 0 }'
 }
 
+# Each worker runs on its queue's CPU (queue i on CPU i modulo the CPUs online): pinned
+# after the thread exists, as musl allows.
+test_workers_pinned() {
+	local ncpu task comm q want got n=0
+	ncpu=$(getconf _NPROCESSORS_ONLN)
+	for task in /proc/"$ROUTER_PID"/task/*; do
+		comm=$(cat "$task/comm" 2>/dev/null) || continue
+		case $comm in pxp-afxdp-q*) ;; *) continue ;; esac
+		q=${comm#pxp-afxdp-q}
+		want=$((q % ncpu))
+		got=$(awk '/^Cpus_allowed_list:/ { print $2 }' "$task/status")
+		[ "$got" = "$want" ] || fail "worker $comm may run on CPUs $got, not CPU $want" || return
+		n=$((n + 1))
+	done
+	[ "$n" -eq 2 ] || fail "expected 2 workers (threads pxp-afxdp-q*), found $n"
+}
+
 # SIGTERM in the middle of a UDP flood: the tool exits at once, nothing stays attached, the
 # counters add up.
 test_stop_clean() {
@@ -207,6 +224,7 @@ run_test afxdp/tcp_net_to_lan test_tcp_down
 run_test afxdp/tcp6_lan_to_net test_tcp6_up
 run_test afxdp/udp_lan_to_net test_udp_up
 run_test afxdp/udp_net_to_lan test_udp_down
+run_test afxdp/workers_pinned test_workers_pinned
 run_test afxdp/stop_clean test_stop_clean
 run_test afxdp/isp_accepted test_isp_accepted
 cat "$PXP_TMP/rates.txt" >&2 2>/dev/null

@@ -6,9 +6,10 @@
 # with the run's metadata, and the report and chart must be written. No thresholds: only the
 # host ceiling, which needs no project code, must actually measure.
 #
-#   host:  lan - router - isp - net  x  ceiling, veth-hop, pppoe-xp-{xdp,afxdp,generic}
+#   host:  lan - router - isp - net  x  ceiling, veth-hop, pppoe-xp-{xdp,afxdp,generic,tc},
+#          pppoe-xp-rx-R-tx-T (the halves mixed)
 #   guest: qemu (TCG) x ceiling, veth-hop, kernel-pppoe, rp-pppoe, pppoe-xp, mixed
-#   bpf:   every XDP program in build/bpf/*.bpf.o
+#   bpf:   every XDP and tc program in build/bpf/*.bpf.o
 . "$(dirname "$0")/lib.sh"
 
 OUT=$PXP_TMP/bench
@@ -31,7 +32,9 @@ check_rows() {
 		         ("udp", "upload", "64"), ("udp", "upload", "mtu"), ("ping", "idle", None),
 		         ("ping", "tcp-download-1", None)]
 		cases = {"host": ["ceiling", "veth-hop", "netkit-hop", "pppoe-xp-xdp", "pppoe-xp-afxdp",
-		                  "pppoe-xp-generic"],
+		                  "pppoe-xp-generic", "pppoe-xp-tc", "pppoe-xp-rx-tc-tx-xdp",
+		                  "pppoe-xp-rx-xdp-tx-tc", "pppoe-xp-rx-xdppass-tx-tc",
+		                  "pppoe-xp-rx-xdppass-tx-xdp"],
 		         "guest": ["ceiling", "veth-hop", "netkit-hop", "kernel-pppoe",
 		                   "kernel-pppoe-flowtable", "rp-pppoe", "pppoe-xp", "mixed"]}
 		def has(env, case, t, a, b):

@@ -10,11 +10,19 @@
 #   192.168.100.2  100.64.1.2                                 100.64.1.1     198.51.100.2
 #   fd00:100::2    2001:db8:1::1/64                     2001:db8:1::2/64     2001:db8:2::2
 #
-# For each mode (xdp, generic, afxdp; then xdp with VLAN 100 on the WAN, and xdp spreading
-# over 2 CPUs through a cpumap): pings both ways (IPv4, IPv6), iperf3 TCP and UDP both
-# directions, no drop counted on either end, the MSS clamp seen on the wire, "frag needed"
-# for a DF ping above the session MTU, both again after a session MTU change; then teardown leaves no XDP program on the WAN, also
-# after kill -9 of the holder followed by pxp_dp_cleanup_stale().
+# For each mode (xdp, generic, afxdp, tc; then xdp with VLAN 100 on the WAN, xdp spreading
+# over 2 CPUs through a cpumap, and tc with VLAN 100): pings both ways (IPv4, IPv6), iperf3
+# TCP and UDP both directions, no drop counted on either end, the MSS clamp seen on the
+# wire, "frag needed" for a DF ping above the session MTU, both again after a session MTU
+# change; then teardown leaves no program of ours on the WAN, also after kill -9 of the
+# holder followed by pxp_dp_cleanup_stale(). Mode tc also: no frame on the wire larger than
+# the session MTU + 22 (with GRO on the LAN port, so GSO skbs reach pxp0), a malformed frame
+# counted and dropped, someone else's tc filter and XDP program on the WAN port survive, and
+# a clsact filter of ours (what a crash leaves where there is no tcx) is cleaned up.
+# The halves mixed (--rx tc with XDP sending, --rx xdp with tc sending, --rx xdp-pass with
+# the WAN port's GRO coalescing what XDP decapsulated): a shorter pass.
+#
+# usage: test_datapath.sh [MODE...]   (default: every mode; a variant runs with its mode)
 PXP_NS_PREFIX=${PXP_NS_PREFIX:-pxx$$-}
 . "$(dirname "$0")/lib.sh"
 
@@ -183,6 +191,7 @@ mode_dst() {
 	case $MODE in
 	xdp) echo 198.51.100.2 ;;
 	generic) echo 198.51.100.3 ;;
+	tc) echo 198.51.100.5 ;;
 	*) echo 198.51.100.4 ;;
 	esac
 }
@@ -224,10 +233,20 @@ xdp_on() { # ns ifname: is any XDP program attached?
 	ip -n "$1" link show "$2" | grep -q 'prog/xdp'
 }
 
+ours_on() { # ns wan: is a WAN program of ours (XDP or tc) attached?
+	in_ns "$1" "$DP_TOOL" stats --wan "$2" >/dev/null 2>&1
+}
+
+# What is left on a WAN port: ours, or any XDP program outside mode tc (where someone
+# else's may be there, below).
+left_on() { # ns wan
+	ours_on "$1" "$2" || { [ "$MODE" != tc ] && xdp_on "$1" "$2"; }
+}
+
 test_teardown() {
 	session_down
-	if xdp_on "$NS_ROUTER" wan0 || xdp_on "$NS_ISP" isp0; then
-		fail "an XDP program is still attached after SIGTERM"
+	if left_on "$NS_ROUTER" wan0 || left_on "$NS_ISP" isp0; then
+		fail "a program is still attached after SIGTERM"
 		return 1
 	fi
 	if ip -n "$NS_ROUTER" link show pxp0 >/dev/null 2>&1; then
@@ -243,15 +262,21 @@ test_kill9_cleanup() {
 		--peer-mac 02:00:00:00:00:01 --ifname pxp0 --mode "$MODE" >"$out" 2>&1 &
 	local pid=$!
 	wait_for 10 grep -q '^ready' "$out" || fail "holder did not start: $(cat "$out")" || return 1
-	kill -9 $pid
+	kill9_and_wait $pid
 	wait $pid 2>/dev/null
-	# The point of the cleanup: a dead holder leaves its program on the WAN.
-	xdp_on "$NS_ROUTER" wan0 || fail "kill -9 left nothing behind (test proves nothing)" ||
-		return 1
+	if [ "$MODE" = tc ]; then
+		# A tcx link goes with the holder's last fd: nothing can black-hole the WAN.
+		! ours_on "$NS_ROUTER" wan0 || fail "kill -9 left the tc program on wan0" ||
+			return 1
+	else
+		# The point of the cleanup: a dead holder leaves its program on the WAN.
+		xdp_on "$NS_ROUTER" wan0 ||
+			fail "kill -9 left nothing behind (test proves nothing)" || return 1
+	fi
 	in_ns "$NS_ROUTER" "$DP_TOOL" cleanup --wan wan0 --ifname pxp0 ||
 		fail "cleanup failed" || return 1
-	if xdp_on "$NS_ROUTER" wan0; then
-		fail "XDP still on wan0 after cleanup"
+	if left_on "$NS_ROUTER" wan0; then
+		fail "a program still on wan0 after cleanup"
 		return 1
 	fi
 	if ip -n "$NS_ROUTER" link show pxp0 >/dev/null 2>&1; then
@@ -260,7 +285,112 @@ test_kill9_cleanup() {
 	fi
 }
 
-missing=$(require_cmds ip ping nft iperf3 tcpdump ethtool python3 socat) || {
+# Mode tc: every frame on the WAN wire, both ways, during TCP both ways is at most the session
+# MTU + PPPoE 8 + Ethernet 14 (tc-redirected frames pass the packet taps, so tcpdump on wan0
+# sees the wire). GRO on the router's LAN port makes the upload arrive as GSO skbs: they must
+# take pxp0's segmentation (gso_via_peer counts them) and still leave MTU-sized.
+test_tc_no_frame_above_mtu() {
+	local pcap=$PXP_TMP/wan0.pcap cap gso max rc=0
+	ip netns exec "$NS_ROUTER" ethtool -K lan1 gro on >/dev/null
+	ip netns exec "$NS_ROUTER" timeout 20 tcpdump -ni wan0 -s 64 -w "$pcap" \
+		'ether proto 0x8864' 2>/dev/null &
+	cap=$!
+	sleep 1
+	iperf_check "tcp lan->net (lan1 GRO)" "$NS_LAN" "$NS_NET" 198.51.100.2 || rc=1
+	iperf_check "tcp net->lan (lan1 GRO)" "$NS_LAN" "$NS_NET" 198.51.100.2 -R || rc=1
+	sleep 0.5
+	kill -INT $cap 2>/dev/null
+	wait $cap 2>/dev/null
+	ip netns exec "$NS_ROUTER" ethtool -K lan1 gro off >/dev/null
+	[ $rc = 0 ] || return 1
+	# pcap: 24-byte file header, then records of 16 bytes, orig_len at offset 12.
+	max=$(python3 -c '
+import struct, sys
+d = open(sys.argv[1], "rb").read()
+o, n, big, full = 24, 0, 0, 0
+while o + 16 <= len(d):
+    incl, orig = struct.unpack_from("<II", d, o + 8)
+    n += 1; big = max(big, orig); full += orig >= 1500
+    o += 16 + incl
+print(n, big, full)' "$pcap")
+	set -- $max
+	[ "${1:-0}" -gt 1000 ] || fail "only ${1:-0} PPPoE frames captured on wan0" || return 1
+	[ "$2" -le $((MTU + 22)) ] || fail "a $2-byte frame on the wire (limit $((MTU + 22)))" ||
+		return 1
+	[ "$3" -gt 100 ] || fail "only $3 full-sized frames: the capture saw no bulk transfer" ||
+		return 1
+	gso=$(counter "$NS_ROUTER" wan0 gso_via_peer)
+	[ "${gso:-0}" -gt 0 ] || fail "no GSO skb reached pxp0 with GRO on lan1 (proves nothing)" ||
+		return 1
+	check_no_drops
+}
+
+bad_length_above() { # n
+	[ "$(counter "$NS_ROUTER" wan0 drop_bad_length)" -gt "$1" ]
+}
+
+# A PPPoE frame of our session whose length field lies, sent by the isp side onto the wire:
+# the router's tc program counts it under drop_bad_length and drops it.
+test_tc_malformed_dropped() {
+	local before after
+	before=$(counter "$NS_ROUTER" wan0 drop_bad_length)
+	ip netns exec "$NS_ISP" python3 -c '
+import socket, struct, sys
+dst = bytes.fromhex(sys.argv[1].replace(":", ""))
+s = socket.socket(socket.AF_PACKET, socket.SOCK_RAW)
+s.bind(("isp0", 0))
+src = s.getsockname()[4]
+ip = bytes([0x45]) + bytes(39)
+frame = dst + src + struct.pack("!HBBHHH", 0x8864, 0x11, 0, int(sys.argv[2]), 0x500, 0x21) + ip
+s.send(frame)' "$(mac_of "$NS_ROUTER" wan0)" $SID || fail "could not send the frame" || return 1
+	wait_for 5 bad_length_above "${before:-0}"
+	after=$(counter "$NS_ROUTER" wan0 drop_bad_length)
+	[ "${after:-0}" -eq $((${before:-0} + 1)) ] ||
+		fail "drop_bad_length went from ${before:-?} to ${after:-?}, want one more"
+}
+
+FOREIGN_OBJ=$PXP_ROOT/build/tests/netns/foreign.bpf.o
+
+# Someone else's tc filter (clsact, pref 10) and XDP program on the router's WAN port,
+# put there before the session starts.
+foreign_attach() {
+	ip netns exec "$NS_ROUTER" tc qdisc add dev wan0 clsact 2>/dev/null
+	ip netns exec "$NS_ROUTER" tc filter add dev wan0 ingress pref 10 bpf da \
+		obj "$FOREIGN_OBJ" sec tc &&
+		ip -n "$NS_ROUTER" link set dev wan0 xdp obj "$FOREIGN_OBJ" sec xdp
+}
+
+# Where the kernel has no tcx the programs are clsact filters of our handle, which outlive
+# a crashed daemon. One of ours put there by hand (tc's own loader, our handle and priority)
+# is removed by the cleanup after a crash; someone else's filter beside it stays.
+test_tc_stale_filter_removed() {
+	local tcf="ip netns exec $NS_ROUTER tc filter"
+	ip netns exec "$NS_ROUTER" tc qdisc add dev wan0 clsact 2>/dev/null
+	$tcf add dev wan0 ingress pref 10 bpf da obj "$FOREIGN_OBJ" sec tc &&
+		$tcf add dev wan0 ingress handle 0x7078 pref 0x7078 bpf da \
+			obj "$PXP_ROOT/build/bpf/tc_wan.bpf.o" sec tc ||
+		fail "could not put the filters there" || return 1
+	$tcf show dev wan0 ingress | grep -q pxp_tc_wan || fail "no pxp_tc_wan filter to remove" ||
+		return 1
+	in_ns "$NS_ROUTER" "$DP_TOOL" cleanup --wan wan0 --ifname pxp0 || fail "cleanup failed" ||
+		return 1
+	! $tcf show dev wan0 ingress | grep -q pxp_tc_wan ||
+		fail "the stale pxp_tc_wan filter is still there" || return 1
+	$tcf show dev wan0 ingress | grep -q foreign_tc || fail "the foreign filter went too" ||
+		return 1
+	$tcf del dev wan0 ingress pref 10
+}
+
+test_tc_foreign_survives() {
+	ip netns exec "$NS_ROUTER" tc filter show dev wan0 ingress | grep -q foreign_tc ||
+		fail "the foreign tc filter is gone" || return 1
+	ip -n "$NS_ROUTER" link show wan0 | grep -q 'prog/xdp' ||
+		fail "the foreign XDP program is gone" || return 1
+	ip -n "$NS_ROUTER" link set dev wan0 xdp off
+	ip netns exec "$NS_ROUTER" tc filter del dev wan0 ingress pref 10
+}
+
+missing=$(require_cmds ip ping nft iperf3 tcpdump ethtool python3 socat tc) || {
 	skip_test datapath "missing commands:$missing (make deps installs them)"
 	exit 0
 }
@@ -276,12 +406,18 @@ topo_nat_out pxp0
 # Extra addresses for test_frag_needed, one per mode.
 ip -n "$NS_NET" addr add 198.51.100.3/24 dev net0
 ip -n "$NS_NET" addr add 198.51.100.4/24 dev net0
+ip -n "$NS_NET" addr add 198.51.100.5/24 dev net0
+MODES=${*:-xdp generic afxdp tc}
+wanted() { [[ " $MODES " == *" $1 "* ]]; }
 # Hosts whose TCP crosses an XDP-redirecting veth must finish their own checksums.
 ip netns exec "$NS_LAN" ethtool -K lan0 tx off >/dev/null
 ip netns exec "$NS_NET" ethtool -K net0 tx off >/dev/null
 
-# DATAPATH_MODES and DATAPATH_VARIANTS=0 narrow the suite (the san tier runs xdp and afxdp).
-for MODE in ${DATAPATH_MODES:-xdp generic afxdp}; do
+for MODE in $MODES; do
+	if [ "$MODE" = tc ] && ! foreign_attach; then
+		echo "FAIL datapath/tc/foreign_attach: could not attach the foreign programs"
+		PXP_FAILED=1
+	fi
 	if ! session_up; then
 		echo "FAIL datapath/$MODE/session_up: the static session did not come up"
 		PXP_FAILED=1
@@ -294,9 +430,16 @@ for MODE in ${DATAPATH_MODES:-xdp generic afxdp}; do
 	run_test "datapath/$MODE/udp_both_ways" test_udp
 	run_test "datapath/$MODE/mss_clamp_on_wire" test_mss_clamp_on_wire
 	run_test "datapath/$MODE/frag_needed" test_frag_needed
+	if [ "$MODE" = tc ]; then
+		run_test "datapath/$MODE/no_frame_above_mtu" test_tc_no_frame_above_mtu
+		run_test "datapath/$MODE/malformed_dropped" test_tc_malformed_dropped
+	fi
 	run_test "datapath/$MODE/mtu_change" test_mtu_change
 	run_test "datapath/$MODE/teardown_detaches" test_teardown
+	[ "$MODE" = tc ] && run_test "datapath/$MODE/foreign_programs_survive" test_tc_foreign_survives
 	run_test "datapath/$MODE/kill9_then_cleanup" test_kill9_cleanup
+	[ "$MODE" = tc ] && run_test "datapath/$MODE/stale_clsact_filter_removed" \
+		test_tc_stale_filter_removed
 done
 # With --cpus every decapsulated frame went through the cpumap: none fell back.
 test_cpumap_used() {
@@ -307,13 +450,35 @@ test_cpumap_used() {
 	[ "${fb:-1}" -eq 0 ] || fail "$fb of $decap frames fell back from the cpumap"
 }
 
-# variant LABEL MODE TOOL_ARGS: a shorter pass with extra options on both ends.
+# Receive half xdp-pass: the WAN port's GRO coalesced the decapsulated frames, so the tc
+# program redirected fewer (larger) packets into pxp0 than the XDP program decapsulated.
+test_gro_coalesced() {
+	local dec0 rx0 dec rx
+	dec0=$(counter "$NS_ROUTER" wan0 decap)
+	rx0=$(counter "$NS_ROUTER" wan0 pass_redirected)
+	iperf_check "tcp net->lan (xdp-pass)" "$NS_LAN" "$NS_NET" 198.51.100.2 -R || return 1
+	dec=$(($(counter "$NS_ROUTER" wan0 decap) - dec0))
+	rx=$(($(counter "$NS_ROUTER" wan0 pass_redirected) - rx0))
+	echo "# $LABEL download: $dec frames decapsulated, $rx packets redirected into pxp0" >&2
+	[ "$dec" -gt 1000 ] && [ "$rx" -lt $((dec * 3 / 4)) ] ||
+		fail "$dec frames decapsulated became $rx packets on pxp0: no GRO"
+}
+
+wan_gro() { # on|off: GRO on both WAN veths, as a NIC has it
+	ip netns exec "$NS_ROUTER" ethtool -K wan0 gro "$1" >/dev/null
+	ip netns exec "$NS_ISP" ethtool -K isp0 gro "$1" >/dev/null
+}
+
+# variant LABEL MODE TOOL_ARGS [WAN_GRO]: a shorter pass with extra options on both ends.
 variant() {
 	LABEL=$1 MODE=$2 END_ARGS=$3
+	wanted "$MODE" || return 0
+	[ -n "${4:-}" ] && wan_gro on
 	if ! session_up; then
 		echo "FAIL datapath/$LABEL/session_up: the static session did not come up"
 		PXP_FAILED=1
 		session_down
+		[ -n "${4:-}" ] && wan_gro off
 		return
 	fi
 	run_test "datapath/$LABEL/ping_v4" test_ping_v4
@@ -321,15 +486,23 @@ variant() {
 	run_test "datapath/$LABEL/tcp_both_ways" test_tcp
 	run_test "datapath/$LABEL/mss_clamp_on_wire" test_mss_clamp_on_wire
 	case $END_ARGS in *--cpus*) run_test "datapath/$LABEL/cpumap_used" test_cpumap_used ;; esac
+	case $END_ARGS in *xdp-pass*) run_test "datapath/$LABEL/gro_coalesced" test_gro_coalesced ;; esac
 	run_test "datapath/$LABEL/teardown_detaches" test_teardown
+	[ -n "${4:-}" ] && wan_gro off
 }
 
 # 802.1Q on the WAN: this kernel has no 802.1Q support, the programs push and pop the tag
 # (each end takes only frames tagged with its VID, so traffic flowing proves the tags).
-if [ "${DATAPATH_VARIANTS:-1}" = 1 ]; then
-	variant xdp_vlan100 xdp "--vlan 100 --vlan-pcp 5"
-	# Software RSS: decapsulated frames spread over 2 CPUs through the cpumap.
-	variant xdp_cpus2 xdp "--cpus 2"
-fi
+variant xdp_vlan100 xdp "--vlan 100 --vlan-pcp 5"
+# Software RSS: decapsulated frames spread over 2 CPUs through the cpumap.
+variant xdp_cpus2 xdp "--cpus 2"
+# Mode tc on a tagged WAN: the stack hands tc the tag outside the frame (skb->vlan_tci).
+variant tc_vlan100 tc "--vlan 100 --vlan-pcp 5"
+# The halves mixed, as the bench measures them: tc receiving with XDP sending, and back.
+# XDP sending into a veth whose other end runs no XDP program needs GRO there (DESIGN.md).
+variant rx_tc_tx_xdp xdp "--rx tc" wan_gro
+variant rx_xdp_tx_tc tc "--rx xdp"
+# XDP decapsulates and passes, the WAN port's GRO coalesces, tc redirects into pxp0.
+variant rx_xdppass_tx_tc tc "--rx xdp-pass" wan_gro
 [ -f "$PXP_TMP/throughput" ] && sed 's/^/# /' "$PXP_TMP/throughput" >&2
 tests_done

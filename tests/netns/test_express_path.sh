@@ -11,7 +11,7 @@
 #                       wan1 ============ isp2: isp0  (second session, last case)
 #                       pxp1 100.64.2.2   pxs<M> 100.64.2.1
 #
-# Per mode (xdp, generic, afxdp): iperf3 TCP and UDP both ways lan<->net; no drop counted
+# Per mode (xdp, generic, afxdp, tc): iperf3 TCP and UDP both ways lan<->net; no drop counted
 # by either data path (stats) that the test cannot explain; the TCP MSS clamp (SYN and
 # SYN-ACK carry MSS 1452 with 1500-byte host MTUs); "frag needed" / "packet too big" with
 # the session MTU for oversize DF pings from lan. Then: kill -9 of the client leaves the
@@ -21,7 +21,9 @@
 # upload raises encap/decap but neither rx nor tx (rx = WAN frames, tx = stack frames, also
 # in afxdp mode). --cpus 2 (cpumap spreading) carries TCP both ways and is refused with
 # afxdp; --vlan-pcp tags the data path's frames, not only the daemon's; a tbf qdisc on pxp0
-# shapes the upload (xdp mode).
+# shapes the upload (xdp mode); in mode tc the session netdev's qdisc is skipped (its tc egress
+# program redirects to the WAN port) and a tbf on the WAN port shapes instead; status names
+# the programs of each half.
 # EXPRESS_MODES="afxdp" limits the per-mode cases to the modes named.
 PXP_NS_PREFIX=pxw$$-
 . "$(dirname "$0")/lib.sh"
@@ -436,7 +438,26 @@ test_shaping_on_pxp0() {
 		fail "lan->net through a 40 Mbit/s tbf on pxp0: ${mbit:-no result} Mbit/s"
 }
 
-for MODE in ${EXPRESS_MODES:-xdp generic afxdp}; do
+# Mode tc: pxp0's tc egress program redirects to the WAN port's egress, so the WAN port's
+# qdisc sees the upload (as PPPoE frames) and pxp0's does not.
+test_shaping_on_wan() {
+	local mbit
+	in_ns "$NS_ROUTER" tc qdisc replace dev wan0 root tbf rate 40mbit burst 32kb latency 50ms ||
+		fail "cannot add a tbf qdisc to wan0" || return 1
+	mbit=$(iperf_tcp "$NS_LAN" "$NS_NET" 198.51.100.2 3)
+	in_ns "$NS_ROUTER" tc qdisc del dev wan0 root
+	echo "# $MODE lan->net with tbf 40mbit on wan0: ${mbit} Mbit/s"
+	[ "${mbit:-0}" -ge 20 ] && [ "${mbit:-0}" -le 45 ] ||
+		fail "lan->net through a 40 Mbit/s tbf on wan0: ${mbit:-no result} Mbit/s"
+}
+
+test_status_halves() {
+	local halves
+	halves=$(client status wan0 | awk -F': ' '$1 ~ /^ *halves$/ {print $2; exit}')
+	[ "$halves" = "rx tc (tcx), tx tc (tcx)" ] || fail "status says halves '$halves'"
+}
+
+for MODE in ${EXPRESS_MODES:-xdp generic afxdp tc}; do
 	run_test "express/$MODE/session_up" mode_session_up
 	if [ $SESSION_OK = 0 ]; then
 		for c in one_link_local tcp_both_ways udp_both_ways counters mss_clamp frag_needed packet_too_big; do
@@ -451,6 +472,10 @@ for MODE in ${EXPRESS_MODES:-xdp generic afxdp}; do
 	run_test "express/$MODE/mss_clamp" test_mss_clamp
 	run_test "express/$MODE/frag_needed" test_frag_needed
 	run_test "express/$MODE/packet_too_big" test_packet_too_big
+	if [ "$MODE" = tc ]; then
+		run_test "express/$MODE/status_halves" test_status_halves
+		run_test "express/$MODE/shaping_on_wan" test_shaping_on_wan
+	fi
 done
 if [ "$(nproc)" -ge 2 ]; then
 	run_test express/cpu_spread test_cpu_spread

@@ -4,9 +4,10 @@
  * Both ends of a test topology run it with mirrored MACs and the same session id.
  *
  *   dp_static_session up --wan IF --sid N --peer-mac MAC [--ifname NAME] [--mtu N]
- *                        [--mode auto|xdp|generic|afxdp] [--vlan VID] [--vlan-pcp 0..7]
- *                        [--cpus N] [--mtu-on-usr1 N] [--no-mss-clamp]
- *       attach, add the session, print "ready IFINDEX MODE", hold until SIGTERM/SIGINT,
+ *                        [--mode auto|xdp|generic|afxdp|tc] [--rx xdp|tc] [--tx xdp|tc]
+ *                        [--vlan VID] [--vlan-pcp 0..7] [--cpus N] [--mtu-on-usr1 N]
+ *                        [--no-mss-clamp]
+ *       attach, add the session, print "ready IFINDEX MODE HALVES", hold until SIGTERM/SIGINT,
  *       then detach everything; on SIGUSR1 set the session MTU to N (prints "mtu N: ok")
  *   dp_static_session stats --wan IF
  *       print the counters of the WAN program attached to IF (all queues summed)
@@ -30,6 +31,7 @@ struct options {
 	const char *wan;
 	const char *ifname;
 	const char *mode;
+	const char *rx, *tx; /* the halves' programs; NULL = the mode's */
 	long sid;
 	unsigned char peer_mac[6];
 	int have_mac;
@@ -65,6 +67,8 @@ static int parse(int argc, char **argv, struct options *o)
 		{ "vlan-pcp", required_argument, NULL, 'P' },
 		{ "cpus", required_argument, NULL, 'c' },
 		{ "mtu-on-usr1", required_argument, NULL, 'u' },
+		{ "rx", required_argument, NULL, 'R' },
+		{ "tx", required_argument, NULL, 'T' },
 		{ NULL, 0, NULL, 0 },
 	};
 	int c;
@@ -108,6 +112,12 @@ static int parse(int argc, char **argv, struct options *o)
 		case 'u':
 			o->mtu_after = strtol(optarg, NULL, 0);
 			break;
+		case 'R':
+			o->rx = optarg;
+			break;
+		case 'T':
+			o->tx = optarg;
+			break;
 		default:
 			return -EINVAL;
 		}
@@ -122,7 +132,9 @@ static int parse(int argc, char **argv, struct options *o)
 static int cmd_up(const struct options *o)
 {
 	struct pxp_dp_session s = { .mss_clamp = o->mss_clamp };
+	enum pxp_dp_half rx = PXP_DP_HALF_DEFAULT, tx = PXP_DP_HALF_DEFAULT;
 	enum pxp_dp_mode mode;
+	char halves[64];
 	struct pxp_dp *dp;
 	int err, ifindex;
 
@@ -136,6 +148,10 @@ static int cmd_up(const struct options *o)
 		fprintf(stderr, "unknown mode %s\n", o->mode);
 		return -EINVAL;
 	}
+	if ((o->rx && pxp_dp_half_parse(o->rx, &rx)) || (o->tx && pxp_dp_half_parse(o->tx, &tx))) {
+		fprintf(stderr, "--rx/--tx: xdp or tc\n");
+		return -EINVAL;
+	}
 	snprintf(s.ifname, sizeof(s.ifname), "%s", o->ifname);
 	s.session_id = (uint16_t)o->sid;
 	s.mtu = (uint16_t)o->mtu;
@@ -144,7 +160,7 @@ static int cmd_up(const struct options *o)
 	signal(SIGTERM, on_signal);
 	signal(SIGINT, on_signal);
 	signal(SIGUSR1, on_signal);
-	err = pxp_dp_attach(&dp, o->wan, mode, (uint16_t)o->vlan);
+	err = pxp_dp_attach_halves(&dp, o->wan, mode, rx, tx, (uint16_t)o->vlan);
 	if (err)
 		return err;
 	if (o->vlan_pcp)
@@ -156,7 +172,8 @@ static int cmd_up(const struct options *o)
 		pxp_dp_detach(dp);
 		return err;
 	}
-	printf("ready %d %s\n", ifindex, pxp_dp_mode_name(pxp_dp_mode(dp)));
+	pxp_dp_halves_text(dp, halves, sizeof(halves));
+	printf("ready %d %s %s\n", ifindex, pxp_dp_mode_name(pxp_dp_mode(dp)), halves);
 	fflush(stdout);
 	while (!stop) {
 		pause();

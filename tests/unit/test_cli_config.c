@@ -164,7 +164,17 @@ TEST(up_rejections)
 	char *cpus_many[] = { "up", "eth0", "--cpus", "65", NULL };
 	char *cpus_afxdp[] = { "up", "eth0", "--cpus", "2", "--mode", "afxdp", NULL };
 	char *resolv_relative[] = { "up", "eth0", "--resolv-file", "resolv.conf", NULL };
+	char *tx_pass[] = { "up", "eth0", "--tx", "xdp-pass", NULL };
+	char *rx_bogus[] = { "up", "eth0", "--rx", "default", NULL };
+	char *halves_afxdp[] = { "up", "eth0", "--mode", "afxdp", "--tx", "tc", NULL };
+	char *cpus_tc[] = { "up", "eth0", "--mode", "tc", "--cpus", "2", NULL };
+	char *cpus_rx_tc[] = { "up", "eth0", "--rx", "tc", "--cpus", "2", NULL };
 
+	CHECK_EQ(parse_up(tx_pass, ARGC(tx_pass)), -EINVAL);
+	CHECK_EQ(parse_up(rx_bogus, ARGC(rx_bogus)), -EINVAL);
+	CHECK_EQ(parse_up(halves_afxdp, ARGC(halves_afxdp)), -EINVAL);
+	CHECK_EQ(parse_up(cpus_tc, ARGC(cpus_tc)), -EINVAL);
+	CHECK_EQ(parse_up(cpus_rx_tc, ARGC(cpus_rx_tc)), -EINVAL);
 	CHECK_EQ(parse_up(no_iface, ARGC(no_iface)), -EINVAL);
 	CHECK_EQ(parse_up(two_ifaces, ARGC(two_ifaces)), -EINVAL);
 	CHECK_EQ(parse_up(mtu, ARGC(mtu)), -EINVAL);
@@ -220,6 +230,37 @@ TEST(server_rejections)
 	CHECK_EQ(config_parse_server(ARGC(tiny), tiny, &o), -EINVAL);
 	CHECK_EQ(config_parse_server(ARGC(dns3), dns3, &o), -EINVAL);
 	CHECK_EQ(config_parse_server(ARGC(auth), auth, &o), -EINVAL);
+}
+
+/* The discovery rate limits: defaults, a value, 0 = unlimited, out of range refused. */
+TEST(server_padi_rates)
+{
+	char *plain[] = { "server", "isp0", "--local", "10.0.0.1", "--pool", "10.0.0.0/24", NULL };
+	char *set[] = { "server",      "isp0",	 "--local",
+			"10.0.0.1",    "--pool", "10.0.0.0/24",
+			"--padi-rate", "0",	 "--padi-rate-per-mac",
+			"7",	       NULL };
+	char *big[] = { "server",      "isp0",	      "--local", "10.0.0.1", "--pool",
+			"10.0.0.0/24", "--padi-rate", "1000001", NULL };
+	char *neg[] = { "server",
+			"isp0",
+			"--local",
+			"10.0.0.1",
+			"--pool",
+			"10.0.0.0/24",
+			"--padi-rate-per-mac",
+			"-1",
+			NULL };
+	struct server_settings o;
+
+	CHECK_EQ(config_parse_server(ARGC(plain), plain, &o), 0);
+	CHECK_EQ(o.padi_rate, DISC_AC_DEFAULT_RATE);
+	CHECK_EQ(o.padi_rate_per_mac, DISC_AC_DEFAULT_RATE_PER_MAC);
+	CHECK_EQ(config_parse_server(ARGC(set), set, &o), 0);
+	CHECK_EQ(o.padi_rate, DISC_AC_RATE_UNLIMITED);
+	CHECK_EQ(o.padi_rate_per_mac, 7);
+	CHECK_EQ(config_parse_server(ARGC(big), big, &o), -EINVAL);
+	CHECK_EQ(config_parse_server(ARGC(neg), neg, &o), -EINVAL);
 }
 
 TEST(server_ipv6_options)
@@ -285,6 +326,12 @@ TEST(daemon_options_shared)
 	char *server_afxdp_cpus[] = { "server", "isp0",	       "--local", "10.0.0.1",
 				      "--pool", "10.0.0.0/24", "--mode",  "afxdp",
 				      "--cpus", "2",	       NULL };
+	char *up_halves[] = {
+		"up", "wan0", "--mode", "tc", "--rx", "xdp-pass", "--tx", "tc", NULL
+	};
+	char *server_halves[] = { "server",	 "isp0",   "--local", "10.0.0.1", "--pool",
+				  "10.0.0.0/24", "--mode", "tc",      "--rx",	  "xdp-pass",
+				  "--tx",	 "tc",	   NULL };
 	const struct daemon_settings *d[2];
 	struct server_settings so;
 	struct client_settings uo;
@@ -301,6 +348,14 @@ TEST(daemon_options_shared)
 		CHECK(!strcmp(d[i]->service, "isp"));
 		CHECK(d[i]->ipv6 && d[i]->foreground);
 		CHECK_EQ(d[i]->log_level, PXP_LOG_DEBUG);
+	}
+	client_settings_wipe(&uo);
+	CHECK_EQ(config_parse_up(ARGC(up_halves), up_halves, &uo), 0);
+	CHECK_EQ(config_parse_server(ARGC(server_halves), server_halves, &so), 0);
+	for (int i = 0; i < 2; i++) {
+		CHECK_EQ(d[i]->mode, PXP_DP_TC);
+		CHECK_EQ(d[i]->rx_half, PXP_DP_HALF_XDP_PASS);
+		CHECK_EQ(d[i]->tx_half, PXP_DP_HALF_TC);
 	}
 	client_settings_wipe(&uo);
 	CHECK_EQ(config_parse_up(ARGC(up_afxdp_cpus), up_afxdp_cpus, &uo), -EINVAL);
@@ -513,6 +568,7 @@ int main(void)
 	RUN(up_rejections);
 	RUN(server_pool_skips_local_and_ends);
 	RUN(server_rejections);
+	RUN(server_padi_rates);
 	RUN(server_ipv6_options);
 	RUN(daemon_options_shared);
 	RUN(small_parsers);

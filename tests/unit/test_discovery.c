@@ -1116,6 +1116,51 @@ TEST(session_ids_unique_and_bounded)
 	CHECK_EQ(ac.session_count, 40);
 }
 
+/* A full AC of sessions from few MACs (shared chains), ended in a scattered order: each
+ * PADR retry still finds its own session, PADTs find theirs, and freed slots are reused. */
+TEST(full_ac_lookups_by_id_and_mac)
+{
+	struct disc_ac_config acfg = ac_cfg();
+	uint16_t ids[DISC_AC_MAX_SESSIONS];
+	uint8_t mac[6];
+	char hu[16];
+	unsigned int i, round;
+
+	acfg.per_mac_rate = acfg.global_rate = DISC_AC_RATE_UNLIMITED;
+	CHECK_EQ(setup_ac(&ac, &ap, &acfg, 39), 0);
+	memcpy(mac, client_mac, 6);
+	for (round = 0; round < 3; round++) {
+		for (i = 0; i < DISC_AC_MAX_SESSIONS; i++) {
+			if (round && i % 7 != round)
+				continue; /* after round 0, only the ones ended are new */
+			mac[5] = (uint8_t)(i % 4);
+			snprintf(hu, sizeof(hu), "hu%u", i);
+			CHECK_EQ(padr_from(mac, 0, hu), 0);
+			ids[i] = ap.last_ac_ev.session_id;
+		}
+		CHECK_EQ(ac.session_count, DISC_AC_MAX_SESSIONS);
+		/* Retries: the same session id back, no new session. */
+		for (i = round; i < DISC_AC_MAX_SESSIONS; i += 97) {
+			struct pppoe_disc_frame f;
+
+			mac[5] = (uint8_t)(i % 4);
+			snprintf(hu, sizeof(hu), "hu%u", i);
+			CHECK_EQ(padr_from(mac, 0, hu), 0);
+			CHECK_EQ(parse_last(&ap, &f), 0);
+			CHECK_EQ(f.session_id, ids[i]);
+		}
+		CHECK_EQ(ac.session_count, DISC_AC_MAX_SESSIONS);
+		/* Every seventh (a different set each round) ends. */
+		for (i = 0; i < DISC_AC_MAX_SESSIONS; i++) {
+			if (i % 7 != round + 1)
+				continue;
+			CHECK(disc_ac_find(&ac, ids[i]) != NULL);
+			CHECK_EQ(disc_ac_release(&ac, ids[i]), 0);
+			CHECK(disc_ac_find(&ac, ids[i]) == NULL);
+		}
+	}
+}
+
 TEST(random_session_ids_spread)
 {
 	struct disc_ac_config acfg = ac_cfg();
@@ -1327,15 +1372,103 @@ TEST(padi_rate_limit_per_mac)
 	for (i = 0; i < 10; i++)
 		ok += padi_from(client_mac, 1000000) == 0;
 	CHECK_EQ(ok, 5);
-	/* Other MACs are not starved by the first one's flood, except the rare one
-	 * sharing its hashed bucket (1 in DISC_AC_RATE_SLOTS). */
-	ok = 0;
-	for (i = 0; i < 20; i++) {
-		uint8_t mac[6] = { 0x02, 0x33, 0, 0, 0, (uint8_t)i };
+}
 
-		ok += padi_from(mac, 1000000) == 0;
+/* One MAC over its limit is refused, again and again, while every other MAC is served. */
+TEST(padi_rate_limit_one_mac_not_others)
+{
+	struct disc_ac_config acfg = ac_cfg();
+	unsigned int i, round;
+
+	acfg.per_mac_rate = 2;
+	acfg.per_mac_burst = 5;
+	CHECK_EQ(setup_ac(&ac, &ap, &acfg, 35), 0);
+	for (i = 0; i < 5; i++)
+		CHECK_EQ(padi_from(client_mac, 1000), 0);
+	for (round = 0; round < 4; round++) {
+		CHECK_EQ(padi_from(client_mac, 1000), -EINVAL);
+		for (i = 0; i < 300; i++) {
+			uint8_t mac[6] = { 0x02,      0x33, 0, (uint8_t)round, (uint8_t)(i >> 8),
+					   (uint8_t)i };
+
+			CHECK_EQ(padi_from(mac, 1000), 0);
+		}
 	}
-	CHECK(ok >= 17);
+	CHECK_EQ(ac.drops[PPPOE_DROP_RATE_LIMIT], 4);
+}
+
+/* Many MACs, each under its limit: all are served (the old 64 shared slots refused some). */
+TEST(padi_rate_limit_many_macs_served)
+{
+	struct disc_ac_config acfg = ac_cfg();
+	unsigned int i, ok = 0;
+
+	acfg.global_rate = DISC_AC_RATE_UNLIMITED;
+	CHECK_EQ(setup_ac(&ac, &ap, &acfg, 36), 0);
+	/* Each of 1000 MACs sends its default burst (10) of PADIs: 10000 frames, all answered. */
+	for (unsigned int n = 0; n < 10; n++)
+		for (i = 0; i < 1000; i++) {
+			uint8_t mac[6] = { 0x02, 0x34, 0, 0, (uint8_t)(i >> 8), (uint8_t)i };
+
+			ok += padi_from(mac, 1000) == 0;
+		}
+	CHECK_EQ(ok, 10000);
+	CHECK_EQ(ac.drops[PPPOE_DROP_RATE_LIMIT], 0);
+	CHECK_EQ(ac.rate_mac_count, 1000);
+}
+
+/* A full table takes the least recently seen MAC's entry, and never grows. */
+TEST(padi_rate_limit_table_evicts_oldest)
+{
+	struct disc_ac_config acfg = ac_cfg();
+	const uint8_t old_mac[6] = { 0x02, 0x35, 0xff, 0, 0, 1 };
+	const uint8_t busy_mac[6] = { 0x02, 0x35, 0xff, 0, 0, 2 };
+	unsigned int i;
+
+	acfg.global_rate = DISC_AC_RATE_UNLIMITED;
+	acfg.per_mac_rate = 1;
+	acfg.per_mac_burst = 1;
+	CHECK_EQ(setup_ac(&ac, &ap, &acfg, 37), 0);
+	/* Both use their one token. */
+	CHECK_EQ(padi_from(old_mac, 1000), 0);
+	CHECK_EQ(padi_from(busy_mac, 1000), 0);
+	/* As many new MACs as the table holds, busy_mac seen (and refused) now and then. */
+	for (i = 0; i < 3 * DISC_AC_RATE_MACS; i++) {
+		uint8_t mac[6] = {
+			0x02, 0x36, 0, (uint8_t)(i >> 16), (uint8_t)(i >> 8), (uint8_t)i
+		};
+
+		CHECK_EQ(padi_from(mac, 1000), 0);
+		if (i % 512 == 0)
+			CHECK_EQ(padi_from(busy_mac, 1000), -EINVAL);
+		CHECK(ac.rate_mac_count <= DISC_AC_RATE_MACS);
+	}
+	CHECK_EQ(ac.rate_mac_count, DISC_AC_RATE_MACS);
+	/* old_mac was evicted: it comes back with a full bucket. busy_mac stayed: refused. */
+	CHECK_EQ(padi_from(old_mac, 1000), 0);
+	CHECK_EQ(padi_from(busy_mac, 1000), -EINVAL);
+}
+
+/* Rates out of range are refused; 0 takes the default, UNLIMITED turns a limit off. */
+TEST(padi_rate_limit_config)
+{
+	struct disc_ac_config acfg = ac_cfg();
+	unsigned int i;
+
+	acfg.global_rate = DISC_AC_RATE_MAX + 1;
+	CHECK_EQ(setup_ac(&ac, &ap, &acfg, 38), -EINVAL);
+	acfg = ac_cfg();
+	acfg.per_mac_rate = DISC_AC_RATE_MAX + 1;
+	CHECK_EQ(setup_ac(&ac, &ap, &acfg, 38), -EINVAL);
+	acfg = ac_cfg();
+	CHECK_EQ(setup_ac(&ac, &ap, &acfg, 38), 0);
+	CHECK_EQ(ac.global_rate, DISC_AC_DEFAULT_RATE);
+	CHECK_EQ(ac.per_mac_rate, DISC_AC_DEFAULT_RATE_PER_MAC);
+	acfg.global_rate = acfg.per_mac_rate = DISC_AC_RATE_UNLIMITED;
+	CHECK_EQ(setup_ac(&ac, &ap, &acfg, 38), 0);
+	for (i = 0; i < 5000; i++)
+		CHECK_EQ(padi_from(client_mac, 1000), 0);
+	CHECK_EQ(ac.rate_mac_count, 0);
 }
 
 TEST(padi_rate_limit_global)
@@ -1356,7 +1489,7 @@ TEST(padi_rate_limit_global)
 	CHECK_EQ(ok, 20);
 	CHECK_EQ(ac.drops[PPPOE_DROP_RATE_LIMIT], 980);
 	/* Memory is bounded: the per-MAC table is fixed size. */
-	CHECK_EQ(sizeof(ac.rate_slots) / sizeof(ac.rate_slots[0]), DISC_AC_RATE_SLOTS);
+	CHECK_EQ(sizeof(ac.rate_macs) / sizeof(ac.rate_macs[0]), DISC_AC_RATE_MACS);
 	/* 500 ms at 10/s: 5 tokens. */
 	ok = 0;
 	for (i = 0; i < 100; i++) {
@@ -1570,6 +1703,7 @@ int main(void)
 	RUN(cookie_binds_mac_and_time);
 	RUN(cookie_secret_differs_per_ac);
 	RUN(session_ids_unique_and_bounded);
+	RUN(full_ac_lookups_by_id_and_mac);
 	RUN(random_session_ids_spread);
 	RUN(max_sessions_seen_by_client);
 	RUN(service_name_negotiation);
@@ -1578,6 +1712,10 @@ int main(void)
 	RUN(client_stop_and_state_names);
 	RUN(padi_rate_limit_per_mac);
 	RUN(padi_rate_limit_global);
+	RUN(padi_rate_limit_one_mac_not_others);
+	RUN(padi_rate_limit_many_macs_served);
+	RUN(padi_rate_limit_table_evicts_oldest);
+	RUN(padi_rate_limit_config);
 	RUN(ac_rejects_unexpected);
 	RUN(ac_echoes_relay_session_id);
 	RUN(discover_mode_lists_acs);

@@ -236,7 +236,7 @@ static const char *list_separator(unsigned int i, unsigned int n)
 
 static int parse_mode(const char *s, enum pxp_dp_mode *mode)
 {
-	char why[64] = "must be ";
+	char why[80] = "must be ";
 	size_t len;
 
 	if (!pxp_dp_mode_parse(s, mode))
@@ -250,6 +250,25 @@ static int parse_mode(const char *s, enum pxp_dp_mode *mode)
 	return bad("--mode", s, why);
 }
 
+/* --rx takes every half but the default, --tx all but xdp-pass (a receive half). */
+static int parse_half(const char *opt, bool rx, const char *s, enum pxp_dp_half *half)
+{
+	char why[64] = "must be ";
+	size_t len;
+
+	if (!pxp_dp_half_parse(s, half) && *half != PXP_DP_HALF_DEFAULT &&
+	    (rx || *half != PXP_DP_HALF_XDP_PASS))
+		return 0;
+	for (unsigned int i = PXP_DP_HALF_XDP, n = rx ? PXP_DP__HALVES : PXP_DP_HALF_XDP_PASS;
+	     i < n; i++) {
+		len = strlen(why);
+		snprintf(why + len, sizeof(why) - len, "%s%s",
+			 list_separator(i - PXP_DP_HALF_XDP, n - PXP_DP_HALF_XDP),
+			 pxp_dp_half_name(i));
+	}
+	return bad(opt, s, why);
+}
+
 static int parse_cpus(const char *s, unsigned int *nr_cpus)
 {
 	if (config_parse_uint(s, 1, PXP_MAX_CPUS, nr_cpus)) {
@@ -260,11 +279,20 @@ static int parse_cpus(const char *s, unsigned int *nr_cpus)
 }
 
 /* The AF_XDP engine spreads by its own per-queue workers; the cpumap serves xdp and generic. */
-static int check_cpus_mode(unsigned int nr_cpus, enum pxp_dp_mode mode)
+static int check_mode_options(const struct daemon_settings *d)
 {
-	if (nr_cpus && mode == PXP_DP_AFXDP) {
-		pxp_err("--cpus %u: for modes xdp and generic (afxdp has its per-queue workers)",
-			nr_cpus);
+	bool xdp_rx = d->rx_half == PXP_DP_HALF_XDP ||
+		      (d->rx_half == PXP_DP_HALF_DEFAULT && d->mode != PXP_DP_TC);
+
+	if (d->nr_cpus && (d->mode == PXP_DP_AFXDP || !xdp_rx)) {
+		pxp_err("--cpus %u: for modes xdp and generic with XDP receiving (afxdp has its "
+			"per-queue workers, tc has no cpumap)",
+			d->nr_cpus);
+		return -EINVAL;
+	}
+	if (d->mode == PXP_DP_AFXDP &&
+	    (d->rx_half != PXP_DP_HALF_DEFAULT || d->tx_half != PXP_DP_HALF_DEFAULT)) {
+		pxp_err("--rx/--tx: mode afxdp runs both halves in its engine");
 		return -EINVAL;
 	}
 	return 0;
@@ -292,6 +320,8 @@ enum {
 	OPT_AUTH,
 	OPT_SECRETS,
 	OPT_MAX_SESSIONS,
+	OPT_PADI_RATE,
+	OPT_PADI_RATE_PER_MAC,
 	OPT_DNS,
 	OPT_AC_NAME,
 	OPT_DEBUG,
@@ -311,6 +341,8 @@ enum {
 	OPT_DNS6,
 	OPT_RA_INTERVAL,
 	OPT_RA_MANAGED,
+	OPT_RX,
+	OPT_TX,
 };
 
 /* Defaults help shows that are kept in milliseconds. */
@@ -337,8 +369,17 @@ static const struct cli_option daemon_options[] = {
 	{ "ipv6", OPT_IPV6, NULL, "run IPv6CP as well", NULL },
 	{ "vlan", 'v', "ID", "802.1Q tag on IFACE, 1 to " CLI_STR(MAX_VLAN_ID), "untagged" },
 	{ "mode", OPT_MODE, "M",
-	  "data path: auto, xdp (native XDP), afxdp (AF_XDP engine) or generic (skb-mode XDP)",
+	  "data path: auto, xdp (native XDP), afxdp (AF_XDP engine), generic (skb-mode XDP) or "
+	  "tc (tc programs on the skb, no XDP)",
 	  "auto" },
+	{ "rx", OPT_RX, "H",
+	  "the receive half's programs, for measuring every combination: xdp (decapsulate in "
+	  "XDP), tc (in tc ingress) or xdp-pass (in XDP, then the WAN port's GRO, then tc)",
+	  "the mode's" },
+	{ "tx", OPT_TX, "H",
+	  "the transmit half's programs: xdp (encapsulate in XDP on pxp0's hidden peer) or tc "
+	  "(in tc egress on pxp0)",
+	  "the mode's" },
 	{ "cpus", OPT_CPUS, "N",
 	  "software RSS: decapsulate on CPUs 0..N-1 by the inner flow hash (modes xdp and "
 	  "generic)",
@@ -429,6 +470,14 @@ static const struct cli_option server_options[] = {
 	{ "max-sessions", OPT_MAX_SESSIONS, "N",
 	  "sessions at the most, 1 to " CLI_STR(DISC_AC_MAX_SESSIONS),
 	  CLI_STR(PXP_DEFAULT_MAX_SESSIONS) },
+	{ "padi-rate", OPT_PADI_RATE, "N",
+	  "PADIs and PADRs answered a second from all clients, at most " CLI_STR(
+		  DISC_AC_RATE_MAX) " (bursts of 2 s worth; 0 = unlimited)",
+	  CLI_STR(DISC_AC_DEFAULT_RATE) },
+	{ "padi-rate-per-mac", OPT_PADI_RATE_PER_MAC, "N",
+	  "PADIs and PADRs answered a second from one MAC (bursts of 5 s worth; 0 = "
+	  "unlimited)",
+	  CLI_STR(DISC_AC_DEFAULT_RATE_PER_MAC) },
 	{ "dns", OPT_DNS, "IP", "a DNS server offered in IPCP (up to " CLI_STR(PXP_MAX_DNS) ")",
 	  "none" },
 	{ "ipv6-pool", OPT_IPV6_POOL, "PREFIX/LEN",
@@ -522,6 +571,10 @@ static int parse_daemon_option(int c, const char *arg, struct daemon_settings *d
 		return parse_mode(arg, &d->mode);
 	case OPT_CPUS:
 		return parse_cpus(arg, &d->nr_cpus);
+	case OPT_RX:
+		return parse_half("--rx", true, arg, &d->rx_half);
+	case OPT_TX:
+		return parse_half("--tx", false, arg, &d->tx_half);
 	case 'f':
 		d->foreground = true;
 		return 0;
@@ -541,7 +594,7 @@ static int finish_daemon_options(int argc, char **argv, char iface[IF_NAMESIZE],
 {
 	int err = take_iface(argc, argv, iface, false);
 
-	return err ?: check_cpus_mode(d->nr_cpus, d->mode);
+	return err ?: check_mode_options(d);
 }
 
 /* What parsing up keeps across its options: per source, the file's then the command line's. */
@@ -921,6 +974,17 @@ struct server_parse {
 	bool have_pool;
 };
 
+/* A discovery rate limit: 0 = unlimited, else 1..DISC_AC_RATE_MAX frames a second. */
+static int parse_rate(const char *opt, const char *arg, uint32_t *rate)
+{
+	unsigned int n;
+
+	if (config_parse_uint(arg, 0, DISC_AC_RATE_MAX, &n))
+		return bad(opt, arg, "must be 0 (unlimited) to " CLI_STR(DISC_AC_RATE_MAX));
+	*rate = n ? n : DISC_AC_RATE_UNLIMITED;
+	return 0;
+}
+
 static int server_option(int c, char *arg, void *ctx)
 {
 	struct server_parse *st = ctx;
@@ -947,6 +1011,10 @@ static int server_option(int c, char *arg, void *ctx)
 		if (config_parse_uint(arg, 1, DISC_AC_MAX_SESSIONS, &o->max_sessions))
 			return bad("--max-sessions", arg, "must be 1 to 1024");
 		return 0;
+	case OPT_PADI_RATE:
+		return parse_rate("--padi-rate", arg, &o->padi_rate);
+	case OPT_PADI_RATE_PER_MAC:
+		return parse_rate("--padi-rate-per-mac", arg, &o->padi_rate_per_mac);
 	case OPT_DNS:
 		if (st->dns_count == PXP_MAX_DNS)
 			return bad("--dns", arg, "at most two DNS servers");
@@ -988,6 +1056,8 @@ int config_parse_server(int argc, char **argv, struct server_settings *o)
 	daemon_defaults(&o->common);
 	o->auth = PPP_AUTH_PAP;
 	o->max_sessions = PXP_DEFAULT_MAX_SESSIONS;
+	o->padi_rate = DISC_AC_DEFAULT_RATE;
+	o->padi_rate_per_mac = DISC_AC_DEFAULT_RATE_PER_MAC;
 	o->ra_interval_s = PXP_DEFAULT_RA_INTERVAL_S;
 	err = cli_parse(argc, argv, &config_server_options, server_option, &st);
 	if (err)

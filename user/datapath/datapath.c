@@ -17,6 +17,7 @@
 
 #include "datapath.h"
 #include "dp_load.h"
+#include "dp_tc.h"
 #include "engine.h"
 #include "log.h"
 #include "pppoe_wire.h"
@@ -25,38 +26,93 @@
 #include "session_netdev.h"
 
 /* The engine's sockets: WAN queue q at key q, hidden-peer queue q at key PEER_XSK_BASE + q. */
-#define WAN_XSK_BASE  0
-#define PEER_XSK_BASE PXP_MAX_RX_QUEUES
-/* IPv4's minimum MTU (RFC 791); it also keeps mtu - 60 (the IPv6 MSS clamp) positive. */
+#define WAN_XSK_BASE		 0
+#define PEER_XSK_BASE		 PXP_MAX_RX_QUEUES
+/*
+ * The netdev group that ended sessions' netdevs wait in (pxp_dp_defer_deletes()), one per
+ * WAN port ("pxp" in the high bytes, the WAN ifindex below): no one else's netdev is in it.
+ */
+#define PXP_DP_RETIRE_GROUP_BASE 0x70780000u
 
 struct dp_session {
 	struct pxp_netdev nd;
 	struct pxp_session rec;
 	struct pxp_session_key key;
+	struct pxp_tc_att tc_egress; /* mode tc: pxp0's egress */
+	struct pxp_tc_att tc_peer;   /* mode tc: the hidden peer's ingress (GSO skbs' way) */
 };
 
 struct pxp_dp {
 	enum pxp_dp_mode mode;
-	__u32 xdp_flags; /* XDP_FLAGS_DRV_MODE or XDP_FLAGS_SKB_MODE */
+	enum pxp_dp_half rx, tx; /* resolved: never PXP_DP_HALF_DEFAULT */
+	__u32 xdp_flags;	 /* XDP_FLAGS_DRV_MODE or XDP_FLAGS_SKB_MODE */
 	struct pxp_wan_info wan;
 	char wan_name[IF_NAMESIZE];
 	uint16_t vlan_tci;
 	bool vlan_strip_was_on; /* rx-vlan-offload turned off for a tagged session */
 	uint16_t nr_cpus;	/* CPU spreading over CPUs 0..nr_cpus-1; 0 = off */
 	struct pxp_dp_progs progs;
-	__u32 wan_prog_id; /* what pxp_dp_owned() records: the program we attached */
+	struct pxp_tc_att wan_tc; /* mode tc: the WAN's ingress */
+	__u32 wan_prog_id;	  /* what pxp_dp_owned() records: the program we attached */
 	struct dp_session *sessions;
-	unsigned int nr_sessions;
+	unsigned int nr_sessions, cap_sessions;
+	/* sessions[] index + 1 by session id (host order), 0 = none: lookups in O(1). */
+	uint16_t *slot_by_id;
+	/* pxp_dp_defer_deletes(): ended sessions' netdevs wait in retire_group for
+	 * pxp_dp_flush(), which deletes them in one request. */
+	bool defer_deletes;
+	uint32_t retire_group;
+	unsigned int nr_retired;
 	struct engine *engine;
 };
 
 /* The modes' names, once: status, logs and --mode all use these. */
 static const char *const mode_names[PXP_DP__MODES] = {
-	[PXP_DP_AUTO] = "auto",
-	[PXP_DP_XDP] = "xdp",
-	[PXP_DP_AFXDP] = "afxdp",
-	[PXP_DP_GENERIC] = "generic",
+	[PXP_DP_AUTO] = "auto",	      [PXP_DP_XDP] = "xdp", [PXP_DP_AFXDP] = "afxdp",
+	[PXP_DP_GENERIC] = "generic", [PXP_DP_TC] = "tc",
 };
+
+/* The halves' names, once; "default" stands for the mode's choice. */
+static const char *const half_names[PXP_DP__HALVES] = {
+	[PXP_DP_HALF_DEFAULT] = "default",
+	[PXP_DP_HALF_XDP] = "xdp",
+	[PXP_DP_HALF_TC] = "tc",
+	[PXP_DP_HALF_XDP_PASS] = "xdp-pass",
+};
+
+const char *pxp_dp_half_name(enum pxp_dp_half half)
+{
+	return (unsigned int)half < PXP_DP__HALVES ? half_names[half] : "unknown";
+}
+
+int pxp_dp_half_parse(const char *name, enum pxp_dp_half *half)
+{
+	for (unsigned int i = 0; i < PXP_DP__HALVES; i++) {
+		if (!strcmp(name, half_names[i])) {
+			*half = (enum pxp_dp_half)i;
+			return 0;
+		}
+	}
+	return -EINVAL;
+}
+
+void pxp_dp_halves_text(const struct pxp_dp *dp, char *buf, size_t len)
+{
+	const char *xdp = dp->xdp_flags == XDP_FLAGS_SKB_MODE ? "generic" : "native";
+
+	if (dp->mode == PXP_DP_AFXDP) {
+		snprintf(buf, len, "rx afxdp, tx afxdp");
+		return;
+	}
+	snprintf(buf, len, "rx %s (%s%s%s), tx %s (%s)", pxp_dp_half_name(dp->rx),
+		 dp->rx == PXP_DP_HALF_TC ? "" : xdp, dp->rx == PXP_DP_HALF_XDP_PASS ? " + " : "",
+		 dp->rx == PXP_DP_HALF_XDP ? "" : pxp_tc_kind(&dp->wan_tc),
+		 pxp_dp_half_name(dp->tx),
+		 dp->tx == PXP_DP_HALF_TC
+			 ? (dp->nr_sessions ? pxp_tc_kind(&dp->sessions[0].tc_egress)
+					    : "no session yet")
+			 : xdp);
+}
 
 const char *pxp_dp_mode_name(enum pxp_dp_mode mode)
 {
@@ -143,6 +199,20 @@ static int detach_ours(int ifindex, const char *name, __u32 id)
 	return removed;
 }
 
+/* Our clsact filters on the WAN (a crashed run's; tcx links do not outlive it): by name. */
+static int remove_stale_filters(int ifindex, const char *wan_ifname)
+{
+	static const char *const names[] = { PXP_PROG_NAME_TC_WAN, PXP_PROG_NAME_TC_PASS };
+	int err = 0;
+
+	for (unsigned int i = 0; i < sizeof(names) / sizeof(names[0]) && err >= 0; i++) {
+		err = pxp_tc_detach_stale(ifindex, true, names[i], 0);
+		if (err > 0)
+			pxp_warn("removed a stale %s filter from %s", names[i], wan_ifname);
+	}
+	return err;
+}
+
 int pxp_dp_cleanup_stale(const char *wan_ifname, const char *session_ifname)
 {
 	int err = 0, ifindex;
@@ -150,7 +220,8 @@ int pxp_dp_cleanup_stale(const char *wan_ifname, const char *session_ifname)
 	if (wan_ifname) {
 		ifindex = (int)if_nametoindex(wan_ifname);
 		if (ifindex) {
-			err = detach_ours(ifindex, PXP_PROG_NAME_WAN, 0);
+			err = remove_stale_filters(ifindex, wan_ifname);
+			err = err < 0 ? err : detach_ours(ifindex, PXP_PROG_NAME_WAN, 0);
 			if (err > 0)
 				pxp_warn("removed a stale %s program from %s", PXP_PROG_NAME_WAN,
 					 wan_ifname);
@@ -209,6 +280,18 @@ int pxp_dp_remove_owned(const struct pxp_dp_owned *o)
 				 o->wan_ifindex);
 		else if (ret < 0 && ret != -ENODEV)
 			err = ret;
+		/* Mode tc: a clsact filter outlives its daemon (a tcx link does not). */
+		ret = pxp_tc_detach_stale(o->wan_ifindex, true, PXP_PROG_NAME_TC_WAN,
+					  o->wan_prog_id);
+		if (ret > 0)
+			pxp_info("detached tc program %u from ifindex %d", o->wan_prog_id,
+				 o->wan_ifindex);
+		else if (ret < 0 && ret != -ENODEV)
+			err = ret;
+		/* Receive half xdp-pass: its filter beside the XDP program (by name and handle). */
+		ret = pxp_tc_detach_stale(o->wan_ifindex, true, PXP_PROG_NAME_TC_PASS, 0);
+		if (ret < 0 && ret != -ENODEV)
+			err = ret;
 	}
 	return err;
 }
@@ -216,7 +299,8 @@ int pxp_dp_remove_owned(const struct pxp_dp_owned *o)
 static int write_config(struct pxp_dp *dp, bool afxdp)
 {
 	struct pxp_config cfg = {
-		.flags = (afxdp ? PXP_CFG_F_AFXDP : 0) | (dp->nr_cpus ? PXP_CFG_F_CPU_SPREAD : 0),
+		.flags = (afxdp ? PXP_CFG_F_AFXDP : 0) | (dp->nr_cpus ? PXP_CFG_F_CPU_SPREAD : 0) |
+			 (dp->rx == PXP_DP_HALF_XDP_PASS ? PXP_CFG_F_XDP_PASS : 0),
 		.vlan_tci = dp->vlan_tci,
 		.nr_cpus = dp->nr_cpus,
 		.wan_xsk_base = WAN_XSK_BASE,
@@ -246,6 +330,14 @@ static int attach_prog(int ifindex, int prog_fd, __u32 flags)
 	return bpf_xdp_attach(ifindex, prog_fd, flags | XDP_FLAGS_UPDATE_IF_NOEXIST, NULL);
 }
 
+/* Detaches the program we attached (prog_fd, in mode flags) from ifindex, if still there. */
+static int detach_attached(int ifindex, int prog_fd, __u32 flags)
+{
+	LIBBPF_OPTS(bpf_xdp_attach_opts, opts, .old_prog_fd = prog_fd);
+
+	return bpf_xdp_detach(ifindex, flags | XDP_FLAGS_REPLACE, &opts);
+}
+
 /* Attach the WAN program in the mode asked for; AUTO and AFXDP try native first. */
 static int attach_wan(struct pxp_dp *dp, enum pxp_dp_mode mode)
 {
@@ -266,10 +358,41 @@ static int attach_wan(struct pxp_dp *dp, enum pxp_dp_mode mode)
 int pxp_dp_attach(struct pxp_dp **dpp, const char *wan_ifname, enum pxp_dp_mode mode,
 		  uint16_t vlan_id)
 {
+	return pxp_dp_attach_halves(dpp, wan_ifname, mode, PXP_DP_HALF_DEFAULT, PXP_DP_HALF_DEFAULT,
+				    vlan_id);
+}
+
+static void log_attached(const struct pxp_dp *dp)
+{
+	char halves[64];
+
+	pxp_dp_halves_text(dp, halves, sizeof(halves));
+	pxp_info("data path on %s: %s (%s)", dp->wan_name, pxp_dp_mode_name(dp->mode), halves);
+}
+
+static enum pxp_dp_half resolve_half(enum pxp_dp_half half, enum pxp_dp_mode mode)
+{
+	if (half != PXP_DP_HALF_DEFAULT)
+		return half;
+	return mode == PXP_DP_TC ? PXP_DP_HALF_TC : PXP_DP_HALF_XDP;
+}
+
+int pxp_dp_attach_halves(struct pxp_dp **dpp, const char *wan_ifname, enum pxp_dp_mode mode,
+			 enum pxp_dp_half rx, enum pxp_dp_half tx, uint16_t vlan_id)
+{
 	struct pxp_dp *dp;
 	int err;
 
 	*dpp = NULL;
+	if (mode == PXP_DP_AFXDP && (rx != PXP_DP_HALF_DEFAULT || tx != PXP_DP_HALF_DEFAULT)) {
+		pxp_err("mode afxdp runs both halves in its engine: no --rx/--tx");
+		return -EINVAL;
+	}
+	if ((unsigned int)rx >= PXP_DP__HALVES || (unsigned int)tx >= PXP_DP__HALVES ||
+	    tx == PXP_DP_HALF_XDP_PASS) {
+		pxp_err("the transmit half is xdp or tc, not %s", pxp_dp_half_name(tx));
+		return -EINVAL;
+	}
 	if (vlan_id > 4094) {
 		pxp_err("vlan %u is out of range 0..4094", vlan_id);
 		return -EINVAL;
@@ -279,14 +402,25 @@ int pxp_dp_attach(struct pxp_dp **dpp, const char *wan_ifname, enum pxp_dp_mode 
 	dp = calloc(1, sizeof(*dp));
 	if (!dp)
 		return -ENOMEM;
+	dp->slot_by_id = calloc(UINT16_MAX + 1, sizeof(*dp->slot_by_id));
+	if (!dp->slot_by_id) {
+		free(dp);
+		return -ENOMEM;
+	}
 	snprintf(dp->wan_name, sizeof(dp->wan_name), "%s", wan_ifname);
 	dp->vlan_tci = vlan_id;
+	dp->rx = resolve_half(rx, mode);
+	dp->tx = resolve_half(tx, mode);
+	/* The XDP flavour of an XDP half that the WAN's attachment does not settle. */
+	dp->xdp_flags = mode == PXP_DP_GENERIC ? XDP_FLAGS_SKB_MODE : XDP_FLAGS_DRV_MODE;
 	err = pxp_wan_info_get(wan_ifname, &dp->wan);
 	if (err) {
 		pxp_err("WAN port %s: %s", wan_ifname, strerror(-err));
 		goto free_dp;
 	}
-	if (vlan_id) {
+	dp->retire_group = PXP_DP_RETIRE_GROUP_BASE + (uint32_t)(dp->wan.ifindex & 0xffff);
+	/* tc sees the tag the stack moved out of the frame; XDP sees only what is in it. */
+	if (vlan_id && dp->rx != PXP_DP_HALF_TC) {
 		err = pxp_wan_set_vlan_strip(wan_ifname, false, &dp->vlan_strip_was_on);
 		if (err) {
 			pxp_err("WAN port %s strips VLAN tags before XDP sees them, and turning "
@@ -306,7 +440,23 @@ int pxp_dp_attach(struct pxp_dp **dpp, const char *wan_ifname, enum pxp_dp_mode 
 	err = write_config(dp, false);
 	if (err)
 		goto destroy_progs;
-	err = attach_wan(dp, mode);
+	if (dp->rx == PXP_DP_HALF_TC) {
+		err = pxp_tc_attach(dp->wan.ifindex, true, pxp_dp_fd_prog_tc_wan(&dp->progs),
+				    &dp->wan_tc);
+		if (err) {
+			pxp_err("attaching tc ingress to %s: %s%s", wan_ifname, strerror(-err),
+				err == -EEXIST ? " (a filter of a crashed run is there)" : "");
+			goto destroy_progs;
+		}
+		dp->wan_prog_id = dp->wan_tc.prog_id;
+		dp->mode = mode != PXP_DP_AUTO	      ? mode
+			   : dp->tx == PXP_DP_HALF_TC ? PXP_DP_TC
+						      : PXP_DP_XDP;
+		log_attached(dp);
+		*dpp = dp;
+		return 0;
+	}
+	err = attach_wan(dp, mode == PXP_DP_TC ? PXP_DP_XDP : mode);
 	if (err) {
 		pxp_err("attaching XDP to %s: %s%s", wan_ifname, strerror(-err),
 			err == -EBUSY || err == -EEXIST ? " (another XDP program is attached)"
@@ -316,23 +466,46 @@ int pxp_dp_attach(struct pxp_dp **dpp, const char *wan_ifname, enum pxp_dp_mode 
 	err = prog_id(pxp_dp_fd_prog_wan(&dp->progs), &dp->wan_prog_id);
 	if (err)
 		goto detach_wan;
-	if (mode == PXP_DP_AFXDP)
-		dp->mode = PXP_DP_AFXDP;
+	if (dp->rx == PXP_DP_HALF_XDP_PASS) {
+		err = pxp_tc_attach(dp->wan.ifindex, true, pxp_dp_fd_prog_tc_wan_pass(&dp->progs),
+				    &dp->wan_tc);
+		if (err) {
+			pxp_err("attaching tc ingress to %s: %s", wan_ifname, strerror(-err));
+			goto detach_wan;
+		}
+	}
+	if (mode == PXP_DP_AFXDP || mode == PXP_DP_TC)
+		dp->mode = mode;
 	else
 		dp->mode = dp->xdp_flags == XDP_FLAGS_DRV_MODE ? PXP_DP_XDP : PXP_DP_GENERIC;
-	pxp_info("data path on %s: %s", wan_ifname, pxp_dp_mode_name(dp->mode));
+	log_attached(dp);
 	*dpp = dp;
 	return 0;
 
 detach_wan:
+	pxp_tc_detach(&dp->wan_tc);
 	bpf_xdp_detach(dp->wan.ifindex, dp->xdp_flags, NULL);
 destroy_progs:
 	pxp_dp_progs_destroy(&dp->progs);
 free_dp:
 	if (dp->vlan_strip_was_on)
 		pxp_wan_set_vlan_strip(wan_ifname, true, NULL);
+	free(dp->slot_by_id);
 	free(dp);
 	return err;
+}
+
+/* Rewrite a session's record under every key it has (ds->rec changed). */
+static int update_records(struct pxp_dp *dp, const struct dp_session *ds)
+{
+	__u32 peer_key = ds->rec.peer_ifindex, netdev_key = (__u32)ds->nd.ifindex;
+
+	if (bpf_map_update_elem(pxp_dp_fd_egress(&dp->progs), &peer_key, &ds->rec, BPF_EXIST) ||
+	    (dp->tx == PXP_DP_HALF_TC &&
+	     bpf_map_update_elem(pxp_dp_fd_egress(&dp->progs), &netdev_key, &ds->rec, BPF_EXIST)) ||
+	    bpf_map_update_elem(pxp_dp_fd_sessions(&dp->progs), &ds->key, &ds->rec, BPF_EXIST))
+		return -errno;
+	return 0;
 }
 
 int pxp_dp_set_vlan_pcp(struct pxp_dp *dp, uint8_t pcp)
@@ -347,14 +520,9 @@ int pxp_dp_set_vlan_pcp(struct pxp_dp *dp, uint8_t pcp)
 	err = write_config(dp, dp->engine != NULL);
 	for (unsigned int i = 0; i < dp->nr_sessions && !err; i++) {
 		struct dp_session *ds = &dp->sessions[i];
-		__u32 peer_key = ds->rec.peer_ifindex;
 
 		ds->rec.vlan_tci = dp->vlan_tci;
-		if (bpf_map_update_elem(pxp_dp_fd_egress(&dp->progs), &peer_key, &ds->rec,
-					BPF_EXIST) ||
-		    bpf_map_update_elem(pxp_dp_fd_sessions(&dp->progs), &ds->key, &ds->rec,
-					BPF_EXIST))
-			err = -errno;
+		err = update_records(dp, ds);
 	}
 	return err;
 }
@@ -374,8 +542,9 @@ int pxp_dp_set_cpu_spread(struct pxp_dp *dp, unsigned int nr_cpus)
 			PXP_MAX_CPUS);
 		return -EINVAL;
 	}
-	if (dp->mode == PXP_DP_AFXDP && nr_cpus) {
-		pxp_err("CPU spreading is for modes xdp and generic; afxdp has its own workers");
+	if ((dp->mode == PXP_DP_AFXDP || dp->rx != PXP_DP_HALF_XDP) && nr_cpus) {
+		pxp_err("CPU spreading needs XDP receiving in mode xdp or generic, not %s",
+			pxp_dp_mode_name(dp->mode));
 		return -EINVAL;
 	}
 	for (__u32 cpu = 0; cpu < nr_cpus; cpu++) {
@@ -392,10 +561,9 @@ int pxp_dp_set_cpu_spread(struct pxp_dp *dp, unsigned int nr_cpus)
 
 static struct dp_session *find_session(struct pxp_dp *dp, uint16_t session_id)
 {
-	for (unsigned int i = 0; i < dp->nr_sessions; i++)
-		if (dp->sessions[i].rec.session_id == htons(session_id))
-			return &dp->sessions[i];
-	return NULL;
+	unsigned int slot = dp->slot_by_id[session_id];
+
+	return slot ? &dp->sessions[slot - 1] : NULL;
 }
 
 static int start_engine(struct pxp_dp *dp, const struct dp_session *ds)
@@ -436,6 +604,37 @@ static int check_session_mtu(const struct pxp_dp *dp, unsigned int mtu)
 	return -EINVAL;
 }
 
+/*
+ * A tc transmit half: the session program on pxp0's egress and on its hidden peer's
+ * ingress (GSO skbs' way), found there by pxp0's own ifindex in pxp_egress beside the
+ * hidden peer's. Undoes what attach_session_tc did, or part of it.
+ */
+static void detach_session_tc(struct pxp_dp *dp, struct dp_session *ds)
+{
+	__u32 key = (__u32)ds->nd.ifindex;
+
+	if (dp->tx != PXP_DP_HALF_TC)
+		return;
+	pxp_tc_detach(&ds->tc_egress);
+	pxp_tc_detach(&ds->tc_peer);
+	bpf_map_delete_elem(pxp_dp_fd_egress(&dp->progs), &key);
+}
+
+static int attach_session_tc(struct pxp_dp *dp, struct dp_session *ds)
+{
+	int fd = pxp_dp_fd_prog_tc_session(&dp->progs), err;
+	__u32 key = (__u32)ds->nd.ifindex;
+
+	err = pxp_netdev_no_segmentation_offload(&ds->nd);
+	if (bpf_map_update_elem(pxp_dp_fd_egress(&dp->progs), &key, &ds->rec, BPF_NOEXIST))
+		err = err ?: -errno;
+	err = err ?: pxp_tc_attach(ds->nd.peer_ifindex, true, fd, &ds->tc_peer);
+	err = err ?: pxp_tc_attach(ds->nd.ifindex, false, fd, &ds->tc_egress);
+	if (err)
+		detach_session_tc(dp, ds);
+	return err;
+}
+
 int pxp_dp_session_add(struct pxp_dp *dp, const struct pxp_dp_session *s, int *ifindex)
 {
 	struct dp_session *grown, *ds;
@@ -447,26 +646,32 @@ int pxp_dp_session_add(struct pxp_dp *dp, const struct pxp_dp_session *s, int *i
 		return err;
 	if (find_session(dp, s->session_id))
 		return -EEXIST;
-	for (unsigned int i = 0; i < dp->nr_sessions; i++) {
-		if (!strcmp(dp->sessions[i].nd.name, s->ifname)) {
-			pxp_err("%s already carries session %u", s->ifname,
-				ntohs(dp->sessions[i].rec.session_id));
-			return -EEXIST;
-		}
-	}
 	if (dp->mode == PXP_DP_AFXDP && dp->nr_sessions) {
 		pxp_err("mode afxdp carries one session per WAN port");
 		return -EBUSY;
 	}
-	grown = realloc(dp->sessions, (dp->nr_sessions + 1) * sizeof(*grown));
-	if (!grown)
-		return -ENOMEM;
-	dp->sessions = grown;
+	if (dp->nr_sessions == dp->cap_sessions) {
+		unsigned int cap = dp->cap_sessions ? 2 * dp->cap_sessions : 4;
+
+		grown = realloc(dp->sessions, cap * sizeof(*grown));
+		if (!grown)
+			return -ENOMEM;
+		dp->sessions = grown;
+		dp->cap_sessions = cap;
+	}
 	ds = &dp->sessions[dp->nr_sessions];
 	memset(ds, 0, sizeof(*ds));
 
-	/* Never deletes a netdev of that name: whose it is, is the caller's to know. */
+	/*
+	 * Never deletes a netdev of that name: whose it is, is the caller's to know. A name
+	 * in use (ours or not) is refused here by the kernel (-EEXIST).
+	 */
 	err = pxp_netdev_create(s->ifname, s->mtu, session_queues(dp), &ds->nd);
+	if (err == -EEXIST && dp->nr_retired) {
+		/* Perhaps a retired netdev of an ended session with this id. */
+		pxp_dp_flush(dp);
+		err = pxp_netdev_create(s->ifname, s->mtu, session_queues(dp), &ds->nd);
+	}
 	if (err) {
 		pxp_err("creating session netdev %s: %s", s->ifname, strerror(-err));
 		return err;
@@ -490,9 +695,13 @@ int pxp_dp_session_add(struct pxp_dp *dp, const struct pxp_dp_session *s, int *i
 		err = -errno;
 		goto delete_netdev;
 	}
-	err = attach_prog(ds->nd.peer_ifindex, pxp_dp_fd_prog_session(&dp->progs), dp->xdp_flags);
+	if (dp->tx == PXP_DP_HALF_TC)
+		err = attach_session_tc(dp, ds);
+	else
+		err = attach_prog(ds->nd.peer_ifindex, pxp_dp_fd_prog_session(&dp->progs),
+				  dp->xdp_flags);
 	if (err) {
-		pxp_err("attaching XDP to %s: %s", ds->nd.peer_name, strerror(-err));
+		pxp_err("attaching the session program to %s: %s", ds->nd.name, strerror(-err));
 		goto delete_egress;
 	}
 	err = pxp_netdev_up(&ds->nd);
@@ -507,7 +716,7 @@ int pxp_dp_session_add(struct pxp_dp *dp, const struct pxp_dp_session *s, int *i
 		err = -errno;
 		goto stop_engine;
 	}
-	dp->nr_sessions++;
+	dp->slot_by_id[s->session_id] = (uint16_t)++dp->nr_sessions;
 	if (ifindex)
 		*ifindex = ds->nd.ifindex;
 	return 0;
@@ -517,6 +726,7 @@ stop_engine:
 	dp->engine = NULL;
 	write_config(dp, false);
 delete_egress:
+	detach_session_tc(dp, ds);
 	bpf_map_delete_elem(pxp_dp_fd_egress(&dp->progs), &peer_key);
 delete_netdev:
 	pxp_netdev_delete(ds->nd.name, ds->nd.ifindex);
@@ -526,7 +736,6 @@ delete_netdev:
 int pxp_dp_session_set_mtu(struct pxp_dp *dp, uint16_t session_id, uint16_t mtu)
 {
 	struct dp_session *ds = find_session(dp, session_id);
-	__u32 peer_key;
 	int err;
 
 	if (!ds)
@@ -538,10 +747,9 @@ int pxp_dp_session_set_mtu(struct pxp_dp *dp, uint16_t session_id, uint16_t mtu)
 	if (err)
 		return err;
 	ds->rec.mtu = mtu;
-	peer_key = ds->rec.peer_ifindex;
-	if (bpf_map_update_elem(pxp_dp_fd_egress(&dp->progs), &peer_key, &ds->rec, BPF_EXIST) ||
-	    bpf_map_update_elem(pxp_dp_fd_sessions(&dp->progs), &ds->key, &ds->rec, BPF_EXIST))
-		return -errno;
+	err = update_records(dp, ds);
+	if (err)
+		return err;
 	if (dp->engine)
 		return engine_set_mtu(dp->engine, mtu);
 	return 0;
@@ -569,14 +777,51 @@ int pxp_dp_session_del(struct pxp_dp *dp, uint16_t session_id)
 		engine_stop(dp->engine);
 		dp->engine = NULL;
 	}
-	detach_ours(ds->nd.peer_ifindex, PXP_PROG_NAME_SESSION, 0);
-	peer_key = ds->rec.peer_ifindex;
-	bpf_map_delete_elem(pxp_dp_fd_egress(&dp->progs), &peer_key);
-	err = pxp_netdev_delete(ds->nd.name, ds->nd.ifindex);
+	detach_session_tc(dp, ds);
+	/*
+	 * The netdev takes its peer and the peer's program with it: no query of the links
+	 * (libbpf's bpf_xdp_query() dumps every link, thousands on a busy AC). Only a netdev
+	 * left in place loses our program, by the fd we attached, in one targeted request.
+	 */
+	err = -EAGAIN;
+	if (dp->defer_deletes) {
+		err = pxp_netdev_retire(&ds->nd, dp->retire_group);
+		if (!err)
+			dp->nr_retired++;
+	}
+	if (err && err != -ENODEV)
+		err = pxp_netdev_delete(ds->nd.name, ds->nd.ifindex);
 	if (err == -ENODEV)
 		err = 0; /* someone deleted it already */
-	*ds = dp->sessions[--dp->nr_sessions];
+	else if (err && dp->tx != PXP_DP_HALF_TC)
+		detach_attached(ds->nd.peer_ifindex, pxp_dp_fd_prog_session(&dp->progs),
+				dp->xdp_flags);
+	peer_key = ds->rec.peer_ifindex;
+	bpf_map_delete_elem(pxp_dp_fd_egress(&dp->progs), &peer_key);
+	dp->slot_by_id[session_id] = 0;
+	if (ds != &dp->sessions[--dp->nr_sessions]) {
+		*ds = dp->sessions[dp->nr_sessions];
+		dp->slot_by_id[ntohs(ds->rec.session_id)] = (uint16_t)(ds - dp->sessions + 1);
+	}
 	return err;
+}
+
+void pxp_dp_defer_deletes(struct pxp_dp *dp)
+{
+	dp->defer_deletes = true;
+}
+
+void pxp_dp_flush(struct pxp_dp *dp)
+{
+	int err;
+
+	if (!dp || !dp->nr_retired)
+		return;
+	err = pxp_netdev_delete_group(dp->retire_group);
+	if (err)
+		pxp_warn("deleting %u ended session netdevs (group %u): %s", dp->nr_retired,
+			 dp->retire_group, strerror(-err));
+	dp->nr_retired = 0;
 }
 
 void pxp_dp_detach(struct pxp_dp *dp)
@@ -585,11 +830,15 @@ void pxp_dp_detach(struct pxp_dp *dp)
 		return;
 	while (dp->nr_sessions)
 		pxp_dp_session_del(dp, ntohs(dp->sessions[0].rec.session_id));
-	detach_ours(dp->wan.ifindex, PXP_PROG_NAME_WAN, dp->wan_prog_id);
+	pxp_dp_flush(dp);
+	pxp_tc_detach(&dp->wan_tc);
+	if (dp->rx != PXP_DP_HALF_TC)
+		detach_attached(dp->wan.ifindex, pxp_dp_fd_prog_wan(&dp->progs), dp->xdp_flags);
 	if (dp->vlan_strip_was_on)
 		pxp_wan_set_vlan_strip(dp->wan_name, true, NULL);
 	pxp_dp_progs_destroy(&dp->progs);
 	free(dp->sessions);
+	free(dp->slot_by_id);
 	free(dp);
 }
 

@@ -15,6 +15,7 @@
 
 #include <net/if.h>
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "dp_stats.h"
@@ -24,7 +25,25 @@ enum pxp_dp_mode {
 	PXP_DP_XDP,	/* native XDP decap/encap in the kernel */
 	PXP_DP_AFXDP,	/* AF_XDP sockets and the userspace engine */
 	PXP_DP_GENERIC, /* skb-mode XDP, for drivers without native XDP */
+	PXP_DP_TC,	/* tc programs on the skb, no XDP anywhere (stock OpenWrt kernels) */
 	PXP_DP__MODES,	/* how many there are */
+};
+
+/*
+ * The programs of each half of the data path: receive (WAN -> pxp0) and transmit (pxp0 ->
+ * WAN), chosen apart so that every combination can be measured. XDP halves run in the
+ * mode's XDP flavour (native, or generic in mode generic).
+ */
+enum pxp_dp_half {
+	PXP_DP_HALF_DEFAULT, /* the mode's: tc in mode tc, XDP otherwise */
+	PXP_DP_HALF_XDP,     /* rx: decap + redirect into the hidden peer; tx: XDP on the peer */
+	PXP_DP_HALF_TC,	     /* rx: tc decap + redirect into pxp0; tx: tc on pxp0's egress */
+	/*
+	 * rx only: XDP decap + XDP_PASS, so that the WAN port's GRO coalesces the inner IP,
+	 * then a tc ingress program redirects into pxp0 (GRO on the WAN port, as on a NIC)
+	 */
+	PXP_DP_HALF_XDP_PASS,
+	PXP_DP__HALVES,
 };
 
 struct pxp_dp_session {
@@ -45,6 +64,13 @@ struct pxp_dp;
  */
 int pxp_dp_attach(struct pxp_dp **dp, const char *wan_ifname, enum pxp_dp_mode mode,
 		  uint16_t vlan_id);
+/* The same with each half's programs chosen (modes xdp, generic and tc; not afxdp). */
+int pxp_dp_attach_halves(struct pxp_dp **dp, const char *wan_ifname, enum pxp_dp_mode mode,
+			 enum pxp_dp_half rx, enum pxp_dp_half tx, uint16_t vlan_id);
+const char *pxp_dp_half_name(enum pxp_dp_half half);
+int pxp_dp_half_parse(const char *name, enum pxp_dp_half *half);
+/* Which programs run each half, for status: "rx tc (tcx), tx xdp (native)". */
+void pxp_dp_halves_text(const struct pxp_dp *dp, char *buf, size_t len);
 /*
  * 802.1Q priority (PCP 0..7) of the frames the data path sends on a tagged WAN (default 0);
  * applies to existing and later sessions. -EINVAL on an untagged WAN.
@@ -63,8 +89,19 @@ int pxp_dp_session_set_mtu(struct pxp_dp *dp, uint16_t session_id, uint16_t mtu)
  * advertised prefix and the default route via the AC's link-local address.
  */
 int pxp_dp_session_accept_ra(struct pxp_dp *dp, uint16_t session_id);
-/* Stop forwarding the session and delete its netdev. */
+/*
+ * Stop forwarding the session and delete its netdev (with pxp_dp_defer_deletes(): at the
+ * next pxp_dp_flush()).
+ */
 int pxp_dp_session_del(struct pxp_dp *dp, uint16_t session_id);
+/*
+ * For many sessions (the AC): a deleted session's netdev only leaves the stack's way at
+ * once (moved out of service) and goes with the others at pxp_dp_flush(), one request
+ * for a batch, since every netdev deletion waits for the kernel's grace periods. The
+ * caller flushes once per event-loop pass; pxp_dp_detach() flushes too.
+ */
+void pxp_dp_defer_deletes(struct pxp_dp *dp);
+void pxp_dp_flush(struct pxp_dp *dp);
 /* Detach everything from the WAN port and free dp; safe with NULL. */
 void pxp_dp_detach(struct pxp_dp *dp);
 enum pxp_dp_mode pxp_dp_mode(const struct pxp_dp *dp);

@@ -11,7 +11,10 @@
 #include <bpf/libbpf.h>
 
 #include "dp_load.h"
+#include "dp_tc.h"
 #include "pxp_maps.h"
+#include "tc_session.skel.h"
+#include "tc_wan.skel.h"
 #include "xdp_session.skel.h"
 #include "xdp_wan.skel.h"
 
@@ -19,6 +22,16 @@ static int reuse_map(struct bpf_map *map, struct bpf_map *owner)
 {
 	return bpf_map__reuse_fd(map, bpf_map__fd(owner));
 }
+
+/* The maps every program but the XDP WAN one shares with it (the cpumap is its alone). */
+#define REUSE_SHARED_MAPS(err, skel, wan)                                                    \
+	do {                                                                                 \
+		err = reuse_map((skel)->maps.pxp_sessions, (wan)->maps.pxp_sessions);        \
+		err = err ?: reuse_map((skel)->maps.pxp_egress, (wan)->maps.pxp_egress);     \
+		err = err ?: reuse_map((skel)->maps.pxp_counters, (wan)->maps.pxp_counters); \
+		err = err ?: reuse_map((skel)->maps.pxp_config, (wan)->maps.pxp_config);     \
+		err = err ?: reuse_map((skel)->maps.xsks_map, (wan)->maps.xsks_map);         \
+	} while (0)
 
 int pxp_dp_progs_load(struct pxp_dp_progs *p, bool record_redirects)
 {
@@ -39,12 +52,30 @@ int pxp_dp_progs_load(struct pxp_dp_progs *p, bool record_redirects)
 		goto destroy;
 	}
 	p->session->rodata->pxp_record_redirects = record_redirects;
-	err = reuse_map(p->session->maps.pxp_sessions, p->wan->maps.pxp_sessions);
-	err = err ?: reuse_map(p->session->maps.pxp_egress, p->wan->maps.pxp_egress);
-	err = err ?: reuse_map(p->session->maps.pxp_counters, p->wan->maps.pxp_counters);
-	err = err ?: reuse_map(p->session->maps.pxp_config, p->wan->maps.pxp_config);
-	err = err ?: reuse_map(p->session->maps.xsks_map, p->wan->maps.xsks_map);
+	REUSE_SHARED_MAPS(err, p->session, p->wan);
 	err = err ?: xdp_session__load(p->session);
+	if (err)
+		goto destroy;
+
+	p->tc_wan = tc_wan__open();
+	if (!p->tc_wan) {
+		err = -errno;
+		goto destroy;
+	}
+	p->tc_wan->rodata->pxp_record_redirects = record_redirects;
+	REUSE_SHARED_MAPS(err, p->tc_wan, p->wan);
+	err = err ?: tc_wan__load(p->tc_wan);
+	if (err)
+		goto destroy;
+
+	p->tc_session = tc_session__open();
+	if (!p->tc_session) {
+		err = -errno;
+		goto destroy;
+	}
+	p->tc_session->rodata->pxp_record_redirects = record_redirects;
+	REUSE_SHARED_MAPS(err, p->tc_session, p->wan);
+	err = err ?: tc_session__load(p->tc_session);
 	if (err)
 		goto destroy;
 	return 0;
@@ -56,6 +87,10 @@ destroy:
 
 void pxp_dp_progs_destroy(struct pxp_dp_progs *p)
 {
+	tc_session__destroy(p->tc_session);
+	tc_wan__destroy(p->tc_wan);
+	p->tc_session = NULL;
+	p->tc_wan = NULL;
 	xdp_session__destroy(p->session);
 	xdp_wan__destroy(p->wan);
 	p->session = NULL;
@@ -105,6 +140,21 @@ int pxp_dp_fd_prog_cpu(const struct pxp_dp_progs *p)
 int pxp_dp_fd_prog_session(const struct pxp_dp_progs *p)
 {
 	return bpf_program__fd(p->session->progs.pxp_xdp_session);
+}
+
+int pxp_dp_fd_prog_tc_wan(const struct pxp_dp_progs *p)
+{
+	return bpf_program__fd(p->tc_wan->progs.pxp_tc_wan);
+}
+
+int pxp_dp_fd_prog_tc_wan_pass(const struct pxp_dp_progs *p)
+{
+	return bpf_program__fd(p->tc_wan->progs.pxp_tc_wan_pass);
+}
+
+int pxp_dp_fd_prog_tc_session(const struct pxp_dp_progs *p)
+{
+	return bpf_program__fd(p->tc_session->progs.pxp_tc_session);
 }
 
 int pxp_dp_read_counters(int counters_fd, unsigned int queue, struct pxp_counters *sum)
@@ -159,15 +209,15 @@ static int prog_map_by_name(int prog_fd, const char *name)
 int pxp_dp_counters_fd_of_wan(int ifindex)
 {
 	LIBBPF_OPTS(bpf_xdp_query_opts, q);
-	__u32 ids[2];
-	int err;
+	__u32 ids[16];
+	int n = 0;
 
-	err = bpf_xdp_query(ifindex, 0, &q);
-	if (err)
-		return err;
-	ids[0] = q.drv_prog_id;
-	ids[1] = q.skb_prog_id;
-	for (int i = 0; i < 2; i++) {
+	if (!bpf_xdp_query(ifindex, 0, &q)) {
+		ids[n++] = q.drv_prog_id;
+		ids[n++] = q.skb_prog_id;
+	}
+	n += pxp_tc_prog_ids(ifindex, true, ids + n, (unsigned int)(16 - n));
+	for (int i = 0; i < n; i++) {
 		struct bpf_prog_info info = { 0 };
 		__u32 len = sizeof(info);
 		int prog_fd, fd;
@@ -179,7 +229,8 @@ int pxp_dp_counters_fd_of_wan(int ifindex)
 			continue;
 		fd = -ENOENT;
 		if (!bpf_obj_get_info_by_fd(prog_fd, &info, &len) &&
-		    !strcmp(info.name, PXP_PROG_NAME_WAN))
+		    (!strcmp(info.name, PXP_PROG_NAME_WAN) ||
+		     !strcmp(info.name, PXP_PROG_NAME_TC_WAN)))
 			fd = prog_map_by_name(prog_fd, "pxp_counters");
 		close(prog_fd);
 		if (fd >= 0)

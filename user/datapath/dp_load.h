@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Loading the two XDP programs of the express data path with their shared maps: the WAN
- * object owns the maps, the session object reuses them. Used by user/datapath.c and the BPF
+ * Loading the programs of the express data path with their shared maps: the XDP WAN
+ * object owns the maps, the others reuse them. Used by user/datapath.c and the BPF
  * table tests.
  */
 #ifndef PXP_DP_LOAD_H
@@ -11,14 +11,19 @@
 
 struct xdp_wan;
 struct xdp_session;
+struct tc_wan;
+struct tc_session;
 
+/* The XDP programs and their tc (skb) counterparts of mode tc, all on the same maps. */
 struct pxp_dp_progs {
 	struct xdp_wan *wan;
 	struct xdp_session *session;
+	struct tc_wan *tc_wan;
+	struct tc_session *tc_session;
 };
 
 /*
- * Open and load both objects. record_redirects makes the programs store their last redirect
+ * Open and load all four objects. record_redirects makes the programs store their last redirect
  * target for BPF_PROG_TEST_RUN tests (off in production: the verifier drops the stores).
  * Returns 0 or -errno; on failure nothing is left loaded.
  */
@@ -35,13 +40,16 @@ int pxp_dp_fd_prog_wan(const struct pxp_dp_progs *p);
 int pxp_dp_fd_prog_session(const struct pxp_dp_progs *p);
 int pxp_dp_fd_cpus(const struct pxp_dp_progs *p);
 int pxp_dp_fd_prog_cpu(const struct pxp_dp_progs *p);
+int pxp_dp_fd_prog_tc_wan(const struct pxp_dp_progs *p);
+int pxp_dp_fd_prog_tc_session(const struct pxp_dp_progs *p);
+int pxp_dp_fd_prog_tc_wan_pass(const struct pxp_dp_progs *p);
 
 struct pxp_counters;
 /* The counters of one RX queue, summed over CPUs. */
 int pxp_dp_read_counters(int counters_fd, unsigned int queue, struct pxp_counters *sum);
 /*
- * An fd of the counters map of the WAN program attached to ifindex (whoever attached it:
- * the daemon or a test tool). Returns the fd, or -ENOENT if none of ours is attached.
+ * An fd of the counters map of the WAN program (XDP or tc) attached to ifindex (whoever
+ * attached it: the daemon or a test tool). Returns the fd, or -ENOENT if none of ours is attached.
  */
 int pxp_dp_counters_fd_of_wan(int ifindex);
 /* A counter's name for reports, e.g. "drop_too_big". */

@@ -176,6 +176,13 @@ free_sock:
 	return err;
 }
 
+int pxp_netdev_no_segmentation_offload(const struct pxp_netdev *nd)
+{
+	int err = ethtool_set(nd->name, ETHTOOL_STSO, 0);
+
+	return err ?: ethtool_set(nd->name, ETHTOOL_SGSO, 0);
+}
+
 static int change_link(struct nl_sock *sk, const char *name, int mtu, unsigned int set_flags)
 {
 	struct rtnl_link *orig, *change;
@@ -268,6 +275,44 @@ int pxp_netdev_delete(const char *name, int ifindex)
 free_sock:
 	nl_socket_free(sk);
 	return err;
+}
+
+/* One RTM_SETLINK or RTM_DELLINK of ifindex (0: none) with IFLA_GROUP = group. */
+static int link_group_request(int type, int ifindex, uint32_t group)
+{
+	struct ifinfomsg ifi = { .ifi_family = AF_UNSPEC, .ifi_index = ifindex };
+	struct nl_msg *msg;
+	struct nl_sock *sk;
+	int err;
+
+	err = route_socket(&sk);
+	if (err)
+		return err;
+	msg = nlmsg_alloc_simple(type, NLM_F_REQUEST | NLM_F_ACK);
+	if (!msg) {
+		err = -ENOMEM;
+		goto free_sock;
+	}
+	err = nl_to_errno(nlmsg_append(msg, &ifi, sizeof(ifi), NLMSG_ALIGNTO));
+	err = err ?: nl_to_errno(nla_put_u32(msg, IFLA_GROUP, group));
+	if (!err) {
+		err = nl_send_auto(sk, msg);
+		err = err < 0 ? nl_to_errno(err) : nl_to_errno(nl_wait_for_ack(sk));
+	}
+	nlmsg_free(msg);
+free_sock:
+	nl_socket_free(sk);
+	return err;
+}
+
+int pxp_netdev_retire(const struct pxp_netdev *nd, uint32_t group)
+{
+	return link_group_request(RTM_SETLINK, nd->ifindex, group);
+}
+
+int pxp_netdev_delete_group(uint32_t group)
+{
+	return link_group_request(RTM_DELLINK, 0, group);
 }
 
 /*

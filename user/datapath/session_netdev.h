@@ -35,10 +35,23 @@ int pxp_netdev_set_mtu(const struct pxp_netdev *nd, uint16_t mtu);
 /* Accept router advertisements on name (accept_ra 2, autoconf 1); 0 or -errno. */
 int pxp_netdev_accept_ra(const char *name);
 /*
+ * TSO and GSO on pxp0 off: what its own sockets send is then MTU-sized before pxp0's tc
+ * egress sees it (mode tc encapsulates there; a GSO skb must take the hidden peer's way).
+ */
+int pxp_netdev_no_segmentation_offload(const struct pxp_netdev *nd);
+/*
  * Delete the pair if name is a veth with this ifindex (0: any); -ENODEV if there is none,
  * -EEXIST if not a veth, -ESTALE if another ifindex holds the name.
  */
 int pxp_netdev_delete(const char *name, int ifindex);
+/*
+ * Deleting a netdev waits for the kernel's RCU grace periods (10-30 ms each); deleting a
+ * group of them waits once. pxp_netdev_retire() moves the pair into netdev group `group`
+ * (a fast request by its ifindex), pxp_netdev_delete_group() deletes every netdev of the
+ * group in one request. 0 or -errno (-ENODEV: the netdev is gone already).
+ */
+int pxp_netdev_retire(const struct pxp_netdev *nd, uint32_t group);
+int pxp_netdev_delete_group(uint32_t group);
 
 /* What the data path needs to know about a WAN port. */
 struct pxp_wan_info {

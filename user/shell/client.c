@@ -658,7 +658,8 @@ static void process_pending(struct client *c, uint64_t now)
 	if (c->link_down_pending) {
 		bool was_up = c->phase == PHASE_UP;
 		enum ppp_down_reason reason = c->link_down_reason;
-		char why[256];
+		/* Room for every part whole: the reason, the user's note and the AC's PADT text. */
+		char why[sizeof(c->o->user) + sizeof(c->padt_text) + 128];
 		int code;
 
 		c->link_down_pending = false;
@@ -785,6 +786,7 @@ static void status_global6(struct status_writer *w, struct client *c)
 
 static void write_status(struct session_shell *sh, FILE *out, bool json)
 {
+	char halves[64];
 	struct client *c = client_of(sh);
 	struct status_writer w;
 	struct ppp_status st = { 0 };
@@ -843,6 +845,7 @@ static void write_status(struct session_shell *sh, FILE *out, bool json)
 	status_object_end(&w);
 	status_object_begin(&w, "datapath");
 	status_str(&w, "mode", c->sh.dp ? pxp_dp_mode_name(pxp_dp_mode(c->sh.dp)) : NULL);
+	status_str(&w, "halves", c->sh.dp ? shell_dp_halves(&c->sh, halves, sizeof(halves)) : NULL);
 	status_bool(&w, "attached", c->sh.dp != NULL);
 	status_u64(&w, "umem_bytes", c->sh.dp ? pxp_dp_umem_bytes(c->sh.dp) : 0);
 	if (c->sh.dp && !pxp_dp_get_stats(c->sh.dp, &ds))

@@ -104,7 +104,7 @@ int raw_socket_open(struct raw_socket *s, const char *ifname, uint16_t ethertype
 {
 	struct sockaddr_ll sll = { 0 };
 	uint16_t bound_proto;
-	int one = 1, err;
+	int one = 1, rcvbuf = RAW_SOCKET_RCVBUF, err;
 
 	memset(s, 0, sizeof(*s));
 	s->fd = -1;
@@ -133,6 +133,9 @@ int raw_socket_open(struct raw_socket *s, const char *ifname, uint16_t ethertype
 		err = -errno;
 		goto fail;
 	}
+	/* Past net.core.rmem_max as root (FORCE); else as much as rmem_max allows. */
+	if (setsockopt(s->fd, SOL_SOCKET, SO_RCVBUFFORCE, &rcvbuf, sizeof(rcvbuf)))
+		setsockopt(s->fd, SOL_SOCKET, SO_RCVBUF, &rcvbuf, sizeof(rcvbuf));
 	sll.sll_family = AF_PACKET;
 	sll.sll_protocol = bound_proto;
 	sll.sll_ifindex = s->ifindex;
@@ -144,6 +147,17 @@ int raw_socket_open(struct raw_socket *s, const char *ifname, uint16_t ethertype
 fail:
 	raw_socket_close(s);
 	return err;
+}
+
+uint64_t raw_socket_rx_dropped(struct raw_socket *s)
+{
+	struct tpacket_stats st;
+	socklen_t len = sizeof(st);
+
+	/* The kernel's counters restart at every read: keep the sum. */
+	if (s->fd >= 0 && !getsockopt(s->fd, SOL_PACKET, PACKET_STATISTICS, &st, &len))
+		s->rx_dropped += st.tp_drops;
+	return s->rx_dropped;
 }
 
 void raw_socket_close(struct raw_socket *s)

@@ -23,6 +23,7 @@
 #include "datapath.h"
 #include "discovery.h"
 #include "instance.h"
+#include "ip_set.h"
 #include "ipv6_ac.h"
 #include "log.h"
 #include "ppp.h"
@@ -37,6 +38,7 @@
 
 struct srv_session {
 	struct shell_session io; /* io.local_ip is --local */
+	unsigned int slot;	 /* in server.sessions */
 	uint64_t start_ms, up_since_ms;
 	bool up;
 	/* Deferred end of the session; why, for the log and the PADT. */
@@ -52,7 +54,11 @@ struct server {
 	struct disc_ac *ac;
 	struct srv_session **sessions; /* o->max_sessions slots, NULL = free */
 	unsigned int session_count;
+	unsigned int next_slot;	   /* where session_new() looks for a free slot first */
+	unsigned int ends_pending; /* request_end() calls since process_pending() looked */
 	struct secrets secrets;
+	/* The sessions' peer addresses, and those the secrets file gives to its users. */
+	struct ip_set ips_in_use, ips_reserved;
 	struct v6ac v6; /* with --ipv6 */
 	bool v6_open;
 	int notify_fd;
@@ -60,7 +66,10 @@ struct server {
 	uint64_t stop_deadline_ms;
 	uint64_t started_ms;
 
-	uint64_t sessions_total, sessions_up, auth_failures, pool_exhausted, setup_errors;
+	/* Running totals: sessions started (PADS sent) and sessions that reached IPCP. */
+	uint64_t sessions_started_total, sessions_up_total;
+	unsigned int sessions_established; /* now carrying IPv4 */
+	uint64_t auth_failures, pool_exhausted, setup_errors;
 	struct instance_record record; /* pid 0 until claim_port() wrote it */
 };
 
@@ -88,23 +97,27 @@ static void printable(const char *in, char *out, size_t cap)
 
 static bool ip_in_use(const struct server *srv, uint32_t ip)
 {
-	unsigned int i;
-
-	for (i = 0; i < srv->o->max_sessions; i++)
-		if (srv->sessions[i] && srv->sessions[i]->io.peer_ip == ip)
-			return true;
-	return false;
+	return ip_set_has(&srv->ips_in_use, ip);
 }
 
 /* An address the secrets file gives to a user: never handed to anyone else. */
 static bool ip_reserved(const struct server *srv, uint32_t ip)
 {
-	size_t i;
+	return ip_set_has(&srv->ips_reserved, ip);
+}
 
-	for (i = 0; i < srv->secrets.count; i++)
-		if (srv->secrets.entries[i].ip == ip)
-			return true;
-	return false;
+/* The addresses of the secrets file, as a set. 0 or -ENOMEM (then none are reserved). */
+static int reserve_secret_ips(struct server *srv)
+{
+	size_t i;
+	int err;
+
+	ip_set_free(&srv->ips_reserved);
+	err = ip_set_init(&srv->ips_reserved, (unsigned int)srv->secrets.count);
+	for (i = 0; !err && i < srv->secrets.count; i++)
+		if (srv->secrets.entries[i].ip)
+			err = ip_set_add(&srv->ips_reserved, srv->secrets.entries[i].ip);
+	return err;
 }
 
 /* The lowest free pool address (network order), or 0. */
@@ -161,6 +174,7 @@ static void request_end(struct srv_session *s, enum ppp_down_reason reason, cons
 {
 	if (s->end_pending)
 		return;
+	srv_of(s)->ends_pending++;
 	s->end_pending = true;
 	s->end_reason = reason;
 	snprintf(s->end_text, sizeof(s->end_text), "%s", text);
@@ -195,6 +209,8 @@ static int choose_peer_ip(struct srv_session *s, const char *user)
 			srv->pool_exhausted++;
 			return -ENOSPC;
 		}
+		/* Room for max_sessions: it cannot fail. */
+		ip_set_add(&srv->ips_in_use, s->io.peer_ip);
 		return 0;
 	}
 	printable(user, name, sizeof(name));
@@ -206,6 +222,7 @@ static int choose_peer_ip(struct srv_session *s, const char *user)
 		return -EADDRINUSE;
 	}
 	s->io.peer_ip = ip;
+	ip_set_add(&srv->ips_in_use, ip);
 	pxp_debug("session %u: user '%s' gets %s from %s", s->io.session_id, name, text,
 		  srv->o->secrets_file);
 	return 0;
@@ -252,7 +269,8 @@ static void session_ipv4_up(struct srv_session *s, uint64_t now)
 	}
 	s->up = true;
 	s->up_since_ms = now;
-	srv->sessions_up++;
+	srv->sessions_up_total++;
+	srv->sessions_established++;
 	printable(st.peer_name, user, sizeof(user));
 	pxp_info("session %u up on %s: user '%s', peer %s, in %" PRIu64 " ms", s->io.session_id,
 		 s->io.ifname, user, peer, now - s->start_ms);
@@ -261,8 +279,10 @@ static void session_ipv4_up(struct srv_session *s, uint64_t now)
 /* The session stops carrying IP: its end line (connect time, bytes), then its address. */
 static void session_ipv4_down(struct srv_session *s)
 {
-	if (s->up)
+	if (s->up) {
 		shell_session_log_end(&s->io, ev_now_ms() - s->up_since_ms);
+		srv_of(s)->sessions_established--;
+	}
 	shell_session_del_addr(&s->io);
 	s->up = false;
 }
@@ -330,11 +350,9 @@ static void ppp_event_cb(void *ctx, enum ppp_event ev, int reason)
 
 static void session_free(struct server *srv, struct srv_session *s)
 {
-	unsigned int i;
-
-	for (i = 0; i < srv->o->max_sessions; i++)
-		if (srv->sessions[i] == s)
-			srv->sessions[i] = NULL;
+	srv->sessions[s->slot] = NULL;
+	ip_set_del(&srv->ips_in_use, s->io.peer_ip);
+	shell_index_session(&srv->sh, &s->io, false);
 	srv->session_count--;
 	explicit_bzero(s, sizeof(*s));
 	free(s);
@@ -390,17 +408,20 @@ static int session_start(struct srv_session *s, uint64_t now)
 
 static void session_new(struct server *srv, const struct disc_ac_event *ev, uint64_t now)
 {
+	unsigned int n = srv->o->max_sessions, slot = srv->next_slot, i;
 	struct srv_session *s;
-	unsigned int slot;
 
-	for (slot = 0; slot < srv->o->max_sessions && srv->sessions[slot]; slot++)
-		;
-	s = slot < srv->o->max_sessions ? calloc(1, sizeof(*s)) : NULL;
+	/* From where the last search ended: a free slot is usually the first one looked at. */
+	for (i = 0; i < n && srv->sessions[slot]; i++)
+		slot = (slot + 1) % n;
+	s = i < n ? calloc(1, sizeof(*s)) : NULL;
 	if (!s) {
 		/* The AC core enforces max_sessions; this is out of memory. */
 		srv->setup_errors++;
 		return;
 	}
+	s->slot = slot;
+	srv->next_slot = (slot + 1) % n;
 	s->io.sh = &srv->sh;
 	s->io.local_ip = srv->o->local_ip;
 	s->io.session_id = ev->session_id;
@@ -408,8 +429,9 @@ static void session_new(struct server *srv, const struct disc_ac_event *ev, uint
 	s->io.max_payload = ev->max_payload ? ev->max_payload : PPPOE_DEFAULT_MRU;
 	s->start_ms = now;
 	srv->sessions[slot] = s;
+	shell_index_session(&srv->sh, &s->io, true);
 	srv->session_count++;
-	srv->sessions_total++;
+	srv->sessions_started_total++;
 	/* With authentication the address waits for the user's name (session_auth_ok()). */
 	if (srv->o->auth == PPP_AUTH_NONE && choose_peer_ip(s, "")) {
 		request_end(s, PPP_DOWN_ADMIN, "address pool exhausted");
@@ -456,6 +478,10 @@ static void process_pending(struct server *srv)
 {
 	unsigned int i;
 
+	/* Called after every frame: look at the sessions only when one asked to end. */
+	if (!srv->ends_pending)
+		return;
+	srv->ends_pending = 0;
 	for (i = 0; i < srv->o->max_sessions; i++) {
 		struct srv_session *s = srv->sessions[i];
 
@@ -518,6 +544,7 @@ static const char *state_name(struct session_shell *sh)
 
 static void write_status(struct session_shell *sh, FILE *out, bool json)
 {
+	char halves[64];
 	struct server *srv = server_of(sh);
 	uint64_t now = ev_now_ms();
 	struct status_writer w;
@@ -530,11 +557,14 @@ static void write_status(struct session_shell *sh, FILE *out, bool json)
 	status_str(&w, "pool", srv->o->pool_text);
 	status_str(&w, "datapath_mode",
 		   srv->sh.dp ? pxp_dp_mode_name(pxp_dp_mode(srv->sh.dp)) : NULL);
+	status_str(&w, "datapath_halves",
+		   srv->sh.dp ? shell_dp_halves(&srv->sh, halves, sizeof(halves)) : NULL);
 	status_u64(&w, "umem_bytes", srv->sh.dp ? pxp_dp_umem_bytes(srv->sh.dp) : 0);
 	status_u64(&w, "uptime_s", (now - srv->started_ms) / 1000);
 	status_u64(&w, "session_count", srv->session_count);
-	status_u64(&w, "sessions_total", srv->sessions_total);
-	status_u64(&w, "sessions_up", srv->sessions_up);
+	status_u64(&w, "sessions_established", srv->sessions_established);
+	status_u64(&w, "sessions_started_total", srv->sessions_started_total);
+	status_u64(&w, "sessions_up_total", srv->sessions_up_total);
 	status_u64(&w, "auth_failures", srv->auth_failures);
 	status_u64(&w, "pool_exhausted", srv->pool_exhausted);
 	status_u64(&w, "setup_errors", srv->setup_errors);
@@ -612,6 +642,9 @@ static void reload_secrets(struct server *srv)
 		return;
 	secrets_free(&srv->secrets);
 	srv->secrets = fresh;
+	if (reserve_secret_ips(srv))
+		pxp_err("out of memory: the addresses of %s are not reserved",
+			srv->o->secrets_file);
 	pxp_info("reloaded %s (%zu entries)", srv->o->secrets_file, srv->secrets.count);
 }
 
@@ -714,6 +747,8 @@ static int setup(struct server *srv)
 		.services = o->common.service[0] ? services : NULL,
 		.service_count = o->common.service[0] ? 1 : 0,
 		.max_sessions = o->max_sessions,
+		.global_rate = o->padi_rate,
+		.per_mac_rate = o->padi_rate_per_mac,
 	};
 	int code, err;
 
@@ -724,7 +759,8 @@ static int setup(struct server *srv)
 		return PXP_EXIT_OPTION;
 	srv->sessions = calloc(o->max_sessions, sizeof(*srv->sessions));
 	srv->ac = calloc(1, sizeof(*srv->ac));
-	if (!srv->sessions || !srv->ac) {
+	if (!srv->sessions || !srv->ac || ip_set_init(&srv->ips_in_use, o->max_sessions) ||
+	    reserve_secret_ips(srv)) {
 		pxp_err("out of memory");
 		return PXP_EXIT_FATAL;
 	}
@@ -750,8 +786,10 @@ static int setup(struct server *srv)
 	if (pxp_dp_cleanup_stale(o->iface, NULL))
 		return PXP_EXIT_DATAPATH;
 	code = shell_attach_datapath(&srv->sh, &o->common, 0);
-	if (code == PXP_EXIT_OK)
-		record_datapath(srv);
+	if (code != PXP_EXIT_OK)
+		return code;
+	record_datapath(srv);
+	pxp_dp_defer_deletes(srv->sh.dp);
 	return code;
 }
 
@@ -771,6 +809,8 @@ static void teardown(struct server *srv)
 		disc_ac_destroy(srv->ac);
 	free(srv->ac);
 	free(srv->sessions);
+	ip_set_free(&srv->ips_in_use);
+	ip_set_free(&srv->ips_reserved);
 	if (srv->v6_open)
 		v6ac_close(&srv->v6);
 	secrets_free(&srv->secrets);
@@ -812,6 +852,8 @@ int server_run(struct server_settings *o, int notify_fd)
 		int err;
 
 		run_timers(srv, ev_now_ms());
+		/* The netdevs of the sessions ended since the last pass, in one request. */
+		pxp_dp_flush(srv->sh.dp);
 		if (srv->stopping && !srv->session_count)
 			break;
 		err = ev_loop_run_once(&srv->sh.loop, next_deadline(srv));

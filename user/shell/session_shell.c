@@ -126,6 +126,12 @@ void shell_status_disc_counters(struct status_writer *w, uint64_t rx, uint64_t t
 	status_object_end(w);
 }
 
+const char *shell_dp_halves(const struct session_shell *sh, char *buf, size_t len)
+{
+	pxp_dp_halves_text(sh->dp, buf, len);
+	return buf;
+}
+
 void shell_status_frames(struct session_shell *sh, struct status_writer *w,
 			 const struct ppp_status *link)
 {
@@ -137,6 +143,11 @@ void shell_status_frames(struct session_shell *sh, struct status_writer *w,
 	status_u64(w, "tx_errors", sh->session_tx_errors);
 	/* Not errors: frames of another VLAN, or unicast to another station. */
 	status_u64(w, "skipped", sh->disc_sock.rx_other_vlan + sh->sess_sock.rx_other_vlan);
+	/* Lost before we read them: the sockets' receive buffers were full. */
+	status_object_begin(w, "socket_drops");
+	status_u64(w, "discovery", raw_socket_rx_dropped(&sh->disc_sock));
+	status_u64(w, "session", raw_socket_rx_dropped(&sh->sess_sock));
+	status_object_end(w);
 	if (link) {
 		status_u64(w, "ppp_malformed", link->rx_malformed);
 		status_u64(w, "ppp_proto_reject", link->rx_proto_reject);
@@ -152,10 +163,22 @@ void shell_status_frames(struct session_shell *sh, struct status_writer *w,
 
 /* ------------------------------------------------------------ sockets */
 
+void shell_index_session(struct session_shell *sh, struct shell_session *s, bool add)
+{
+	if (sh->by_id)
+		sh->by_id[s->session_id] = add ? s : NULL;
+}
+
 struct shell_session *shell_find_session(struct session_shell *sh, uint16_t session_id,
 					 const uint8_t *peer_mac)
 {
 	unsigned int i;
+
+	if (sh->by_id) {
+		struct shell_session *s = sh->by_id[session_id];
+
+		return s && !memcmp(s->peer_mac, peer_mac, PXP_ETH_ALEN) ? s : NULL;
+	}
 
 	for (i = 0; i < sh->max_sessions; i++) {
 		struct shell_session *s = sh->role->session_at(sh, i);
@@ -331,6 +354,13 @@ int shell_open(struct session_shell *sh, const struct shell_role *role, const ch
 	sh->disc_sock.fd = sh->sess_sock.fd = sh->ctl.fd = -1;
 	sh->disc_handler.ready = disc_ready;
 	sh->sess_handler.ready = sess_ready;
+	if (max_sessions > 1) {
+		sh->by_id = calloc(UINT16_MAX + 1, sizeof(*sh->by_id));
+		if (!sh->by_id) {
+			pxp_err("out of memory");
+			return PXP_EXIT_FATAL;
+		}
+	}
 	err = ev_loop_init(&sh->loop);
 	if (err) {
 		pxp_err("event loop: %s", strerror(-err));
@@ -369,7 +399,8 @@ int shell_attach_datapath(struct session_shell *sh, const struct daemon_settings
 {
 	int err;
 
-	err = pxp_dp_attach(&sh->dp, sh->iface, common->mode, common->vlan_id);
+	err = pxp_dp_attach_halves(&sh->dp, sh->iface, common->mode, common->rx_half,
+				   common->tx_half, common->vlan_id);
 	if (err) {
 		sh->dp = NULL;
 		pxp_err("data path (--mode %s) on %s: %s", pxp_dp_mode_name(common->mode),
@@ -401,6 +432,8 @@ void shell_close(struct session_shell *sh)
 	pxp_netlink_close(sh->nl);
 	sh->nl = NULL;
 	ev_loop_close(&sh->loop);
+	free(sh->by_id);
+	sh->by_id = NULL;
 }
 
 uint64_t shell_ppp_deadline(struct session_shell *sh)

@@ -78,6 +78,9 @@ struct session_shell {
 	struct pxp_dp *dp; /* NULL until shell_attach_datapath() */
 	struct raw_socket disc_sock, sess_sock;
 	struct ev_handler disc_handler, sess_handler;
+	/* With more than one session: the sessions by id (shell_index_session()), so that a
+	 * frame finds its session in O(1). */
+	struct shell_session **by_id;
 	/* Session frames (0x8864) to and from the PPP links, over all sessions. */
 	uint64_t session_rx, session_tx, session_tx_errors;
 	uint64_t session_drops[SESSION_DROP_REASON_COUNT];
@@ -104,6 +107,8 @@ void shell_detach_datapath(struct session_shell *sh);
 void shell_close(struct session_shell *sh);
 /* A discovery core's frame out of the discovery socket (decoded at --debug). 0 or -errno. */
 int shell_disc_send(struct session_shell *sh, const void *frame, size_t len);
+/* Adds a session to the index by id (unique among the role's sessions), or removes it. */
+void shell_index_session(struct session_shell *sh, struct shell_session *s, bool add);
 /* The session with this id and peer, or NULL. */
 struct shell_session *shell_find_session(struct session_shell *sh, uint16_t session_id,
 					 const uint8_t *peer_mac);
@@ -148,5 +153,7 @@ void shell_status_disc_counters(struct status_writer *w, uint64_t rx, uint64_t t
 /* link: the counters of the one PPP link (client), or NULL for many sessions. */
 void shell_status_frames(struct session_shell *sh, struct status_writer *w,
 			 const struct ppp_status *link);
+/* Which programs run each half of sh's data path ("rx tc (tcx), tx xdp (native)"): buf. */
+const char *shell_dp_halves(const struct session_shell *sh, char *buf, size_t len);
 
 #endif

@@ -32,6 +32,7 @@ struct daemon_settings {
 	bool ipv6;
 	bool foreground;
 	enum pxp_dp_mode mode;
+	enum pxp_dp_half rx_half, tx_half; /* the programs of each half; default: the mode's */
 	unsigned int nr_cpus; /* spread decapsulation over CPUs 0..nr_cpus-1; 0 = off */
 	enum pxp_log_level log_level;
 	char logfile[PATH_MAX]; /* "" = none; opened by the CLI (pxp_log_open_file) */
@@ -80,6 +81,8 @@ struct server_settings {
 	enum ppp_auth_proto auth;
 	char secrets_file[PATH_MAX];
 	unsigned int max_sessions;
+	/* PADI+PADR frames a second, all and per MAC; DISC_AC_RATE_UNLIMITED = off. */
+	uint32_t padi_rate, padi_rate_per_mac;
 	uint32_t dns[PXP_MAX_DNS]; /* network order, 0 = unused */
 	/* IPv6 (with common.ipv6); a prefix length of 0 = not configured. */
 	uint8_t ipv6_pool[16]; /* one /64 of it per session, advertised for SLAAC */

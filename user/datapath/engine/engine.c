@@ -542,29 +542,31 @@ static void unmap_sockets(struct engine *e, struct engine_queue *q)
 	}
 }
 
+/*
+ * Pinned after creation: musl has no pthread_attr_setaffinity_np, and glibc and musl both
+ * have pthread_setaffinity_np. Until then the worker may run a few loops on another CPU,
+ * which costs nothing but cache. A refusal (a CPU outside the process's cpuset) fails the
+ * start; the caller's engine_stop() joins the started thread.
+ */
 static int start_worker(struct engine_queue *q)
 {
 	char name[16]; /* the kernel's TASK_COMM_LEN */
-	pthread_attr_t attr;
 	cpu_set_t cpus;
 	int err;
 
 	if (q->cpu >= CPU_SETSIZE)
 		return -EINVAL;
-	err = pthread_attr_init(&attr);
-	if (err)
-		return -err;
-	if (q->cpu >= 0) {
-		CPU_ZERO(&cpus);
-		CPU_SET(q->cpu, &cpus);
-		err = pthread_attr_setaffinity_np(&attr, sizeof(cpus), &cpus);
-	}
-	if (!err)
-		err = pthread_create(&q->thread, &attr, worker_main, q);
-	pthread_attr_destroy(&attr);
+	err = pthread_create(&q->thread, NULL, worker_main, q);
 	if (err)
 		return -err;
 	q->thread_started = true;
+	if (q->cpu >= 0) {
+		CPU_ZERO(&cpus);
+		CPU_SET(q->cpu, &cpus);
+		err = pthread_setaffinity_np(q->thread, sizeof(cpus), &cpus);
+		if (err)
+			return -err;
+	}
 	/* Visible in top -H and ps -L; failure only loses the label. */
 	snprintf(name, sizeof(name), "pxp-afxdp-q%u", q->queue_id);
 	pthread_setname_np(q->thread, name);
@@ -748,8 +750,8 @@ int engine_start(struct engine **ep, const struct engine_config *cfg)
 	for (i = 0; i < e->nr_queues; i++) {
 		err = start_worker(&e->queues[i]);
 		if (err) {
-			pxp_err("afxdp: cannot start the worker of queue %u: %s", i,
-				strerror(-err));
+			pxp_err("afxdp: cannot start the worker of queue %u on cpu %d: %s", i,
+				e->queues[i].cpu, strerror(-err));
 			goto err_stop;
 		}
 	}

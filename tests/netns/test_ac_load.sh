@@ -1,0 +1,132 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# The AC under load: many sessions set up and torn down quickly, from one process.
+#
+#   load ======================== ac
+#   ld0  ac_load: N sessions      ac0  pppoe-xp server, pxs<id> 100.64.16.1 per session
+#        (MACs 02:4c:00:00:HI:LO,
+#         discovery, LCP, PAP, IPCP)
+#
+# tests/tools/ac_load runs the client side of every session with the pure cores of pppoe/.
+# Cases: up_down (AC_LOAD_SESSIONS sessions, default 100, at AC_LOAD_RATE a second, default
+# 200: every one reaches IPCP, the AC lists them all with a netdev each; then a PADT for each
+# at the same rate: within 10 s none is listed and no pxs netdev is left; no control frame
+# was lost in a socket buffer); rate_limit (30 sessions, --padi-rate 20: discovery frames are
+# refused and counted, every session still comes up through its retries). Prints the set-up and teardown
+# times. Name cases as arguments to run only those: test_ac_load.sh up_down
+PXP_NS_PREFIX=pxl$$-
+. "$(dirname "$0")/lib.sh"
+
+B=$PXP_BIN
+LOAD=$PXP_TOOLS/ac_load
+NS_AC=${PXP_NS_PREFIX}ac
+NS_LD=${PXP_NS_PREFIX}load
+RUN_S=$PXP_TMP/run-server
+SECRETS=$PXP_TMP/secrets
+N=${AC_LOAD_SESSIONS:-100}
+RATE=${AC_LOAD_RATE:-200}
+
+server() { in_ns "$NS_AC" env PPPOE_XP_RUN_DIR="$RUN_S" "$B" "$@"; }
+# status_get KEY: a top-level field of the AC's text status.
+status_get() { server status ac0 | awk -v key="$1" -F': ' '$1 == key { print $2; exit }'; }
+# A nested counter (its indented key) of the AC's text status, 0 if absent.
+status_nested() {
+	server status ac0 | awk -v key="    $1" -F': ' '$1 == key { n = $2 } END { print n + 0 }'
+}
+sessions_are() { [ "$(status_get session_count 2>/dev/null)" = "$1" ]; }
+netdevs() { ip -n "$NS_AC" -o link show | grep -c ' pxs[0-9]*@' || true; }
+
+start_server() { # [extra args]
+	server server ac0 --local 100.64.16.1 --pool 100.64.16.0/20 --auth pap \
+		--secrets "$SECRETS" --max-sessions 1024 --keepalive "3 30" "$@" \
+		>"$PXP_TMP/server.out" 2>&1 || fail "server did not start: $(cat "$PXP_TMP/server.out")"
+}
+
+reset() {
+	server down ac0 >/dev/null 2>&1
+	ip netns pids "$NS_AC" 2>/dev/null | xargs -r kill -9 2>/dev/null
+	ip netns pids "$NS_LD" 2>/dev/null | xargs -r kill -9 2>/dev/null
+	sleep 0.2
+	return 0
+}
+
+# Starts ac_load for N sessions at RATE; waits for its "up" line. Sets LOAD_PID.
+load_up() {
+	local out=$PXP_TMP/load.out
+	ip netns exec "$NS_LD" "$LOAD" --iface ld0 --sessions "$N" --rate "$RATE" \
+		--user load --password load-secret --timeout 60 >"$out" 2>&1 &
+	LOAD_PID=$!
+	on_cleanup "kill -9 $LOAD_PID"
+	wait_for 70 grep -q '^up\|FAIL' "$out"
+	grep -q '^up' "$out" || fail "sessions did not come up: $(tail -3 "$out")"
+}
+
+# PADTs for all, then the AC must list none and have deleted every netdev within 10 s.
+load_down() {
+	local t0 t1
+	t0=$(date +%s%N)
+	kill -USR1 "$LOAD_PID"
+	wait "$LOAD_PID" || fail "ac_load failed: $(tail -3 "$PXP_TMP/load.out")" || return 1
+	wait_for 10 sessions_are 0 ||
+		fail "$(status_get session_count) of $N sessions still listed 10 s after their PADTs" ||
+		return 1
+	t1=$(date +%s%N)
+	wait_for 10 sh -c "[ \"\$(ip -n $NS_AC -o link show | grep -c ' pxs[0-9]*@')\" = 0 ]" ||
+		fail "$(netdevs) session netdevs left after the last session ended" || return 1
+	DOWN_MS=$(((t1 - t0) / 1000000))
+}
+
+test_up_down() {
+	local drops
+	reset
+	start_server || return 1
+	load_up || return 1
+	[ "$(status_get session_count)" = "$N" ] ||
+		fail "the AC lists $(status_get session_count) sessions, not $N" || return 1
+	[ "$(status_get sessions_established)" = "$N" ] ||
+		fail "$(status_get sessions_established) of $N sessions established" || return 1
+	[ "$(netdevs)" = "$N" ] || fail "$(netdevs) pxs netdevs for $N sessions" || return 1
+	load_down || return 1
+	[ "$(status_get sessions_up_total)" = "$N" ] ||
+		fail "sessions_up_total $(status_get sessions_up_total), not $N" || return 1
+	drops=$(($(status_nested discovery) + $(status_nested session)))
+	[ "$drops" = 0 ] || fail "$drops control frames dropped by full socket buffers" || return 1
+	echo "# $N sessions at $RATE/s: $(head -1 "$PXP_TMP/load.out"); none listed" \
+		"$DOWN_MS ms after the PADTs began"
+}
+
+test_rate_limit() {
+	local limited N=30 # 60 frames against a burst of 40 and 20 a second: some refused
+	reset
+	start_server --padi-rate 20 || return 1
+	load_up || return 1
+	limited=$(status_nested rate-limit)
+	[ "$limited" -gt 0 ] || fail "--padi-rate 20 refused nothing" || return 1
+	load_down || return 1
+	echo "# --padi-rate 20, $N sessions: $limited discovery frames refused," \
+		"$(head -1 "$PXP_TMP/load.out")"
+}
+
+cases_named "$@"
+suite_needs ac_load ip
+[ -x "$LOAD" ] || {
+	echo "FAIL ac_load/build: $LOAD is missing (run make)"
+	exit 1
+}
+for ns in "$NS_AC" "$NS_LD"; do
+	ip netns add "$ns" || exit 1
+	ip -n "$ns" link set lo up
+done
+ip link add ac0 netns "$NS_AC" type veth peer name ld0 netns "$NS_LD" &&
+	ip -n "$NS_AC" link set ac0 up && ip -n "$NS_LD" link set ld0 up || {
+	echo "FAIL ac_load/topology: cannot build the namespaces"
+	exit 1
+}
+printf 'load * load-secret\n' >"$SECRETS"
+chmod 600 "$SECRETS"
+on_cleanup reset
+
+case_ ac_load/up_down test_up_down
+case_ ac_load/rate_limit test_rate_limit
+tests_done
