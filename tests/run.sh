@@ -130,6 +130,7 @@ SAN_SUITES=(
 	"session pap chap mschapv2 wrong_password no_pado status_json down server_padt echo_failure persist persist_after_crash kill9_restart ipv6 vlan mode_generic mode_afxdp foreground_sigint padi_flood"
 	"ipv6 slaac_xdp pd_xdp release_xdp down_xdp pd_afxdp"
 	"instances"
+	"ac_load"
 	"datapath xdp afxdp"
 	"leaks"
 )

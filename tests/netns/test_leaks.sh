@@ -21,7 +21,7 @@
 # AC: the client's own files, BPF objects and RSS flat in the same way). Figures are printed
 # as "# " lines. The san tier runs it with fewer cycles, where LeakSanitizer also checks the
 # daemons' heaps at their exit.
-PXP_NS_PREFIX=pxl$$-
+PXP_NS_PREFIX=pxm$$-
 . "$(dirname "$0")/lib.sh"
 
 B=$PXP_BIN
