@@ -7,7 +7,7 @@
 # A program that exits non-zero without a FAIL line, or that reports nothing, counts as a
 # failure of its own. Ends with the line "N passed, N failed, N skipped"; exits 1 on failure.
 #
-# usage: tests/run.sh TIER...   (format rooms unit dist fuzz bpf netns interop cross)
+# usage: tests/run.sh TIER...   (format rooms unit dist fuzz bpf netns san interop cross)
 set -u
 cd "$(dirname "$0")/.." || exit 2
 
@@ -116,11 +116,69 @@ tier_interop() { run_scripts interop 1500; }
 # The aarch64 build and its unit tests under qemu-user (make deps-cross's packages).
 tier_cross() { run_scripts cross 1500; }
 
+# The sanitizer tier: the netns suites below, as "SUITE [CASE...]" (no case: all of them),
+# against the ASan+UBSan build (make SAN=1: build-san/pppoe-xp, whose `server` is the AC,
+# and the data-path tools). Chosen to cover the client's and the AC's control plane, every
+# data path mode and the daemons' teardown in about 5 minutes on a loaded 2-core machine.
+# SAN_NARROW narrows the suites further: test_leaks.sh with 10 and 5 cycles (LeakSanitizer
+# checks the heaps at each daemon's exit) and a loose RSS bound, since ASan's quarantine
+# keeps freed memory (the netns tier holds the tight one). Any report fails the case it appeared in (tests/netns/lib.sh san_reports), or
+# the suite's "exit" line when it came from a daemon ending at the suite's clean-up.
+SAN_O=${SAN_O:-build-san}
+SAN_SUITES_ENV=${SAN_SUITES-}
+SAN_SUITES=(
+	"session pap chap mschapv2 wrong_password no_pado status_json down server_padt echo_failure persist persist_after_crash kill9_restart ipv6 vlan mode_generic mode_afxdp foreground_sigint padi_flood"
+	"ipv6 slaac_xdp pd_xdp release_xdp down_xdp pd_afxdp"
+	"instances"
+	"ac_load"
+	"datapath xdp afxdp"
+	"leaks"
+)
+# SAN_SUITES="express_path; session pap" in the environment runs those entries instead.
+[ -n "$SAN_SUITES_ENV" ] && IFS=';' read -ra SAN_SUITES <<<"$SAN_SUITES_ENV"
+SAN_NARROW=(LEAK_CYCLES=10 LEAK_PERSIST_CYCLES=5 LEAK_RSS_SLACK_KB=65536)
+tier_san() {
+	local dir=$PWD/$O/san bin=$PWD/$SAN_O/pppoe-xp entry suite f late
+	if [ ! -x "$bin" ]; then
+		echo "FAIL san/build: $bin is missing (run make SAN=1)" | tee -a "$LOG"
+		failed=$((failed + 1))
+		return
+	fi
+	rm -rf "$dir"
+	mkdir -p "$dir"
+	for entry in "${SAN_SUITES[@]}"; do
+		set -- $entry
+		suite=$1
+		shift
+		echo "# san: tests/netns/test_$suite.sh ${*:-(every case)} against $bin (${SAN_NARROW[*]})" |
+			tee -a "$LOG"
+		# log_path: a file per process (name.PID), so the detached daemons' reports too.
+		# detect_leaks: the leak check at each process's exit; lsan.supp names the library
+		# frames excused, each with why.
+		run_one "san/$suite" 900 env PXP_BIN="$bin" PXP_TOOLS="$PWD/$SAN_O/tests/tools" \
+			PXP_SAN_DIR="$dir" PXP_NAME_PREFIX=san/ PXP_EXIT_WAIT=10 "${SAN_NARROW[@]}" \
+			ASAN_OPTIONS="log_path=$dir/san:detect_leaks=1:halt_on_error=1" \
+			LSAN_OPTIONS="suppressions=$PWD/tests/san/lsan.supp:print_suppressions=0" \
+			UBSAN_OPTIONS="log_path=$dir/san:halt_on_error=1:print_stacktrace=1" \
+			bash "tests/netns/test_$suite.sh" "$@"
+		late=
+		for f in "$dir"/*san.*; do
+			[ -f "$f" ] && late+=" $f: $(grep -m1 '[a-z]' "$f")"
+		done
+		if [ -n "$late" ]; then
+			echo "FAIL san/$suite/exit: sanitizer reports after the last case:$late" | tee -a "$LOG"
+			failed=$((failed + 1))
+			mkdir -p "$dir/reported"
+			mv "$dir"/*san.* "$dir/reported/"
+		fi
+	done
+}
+
 for tier in "$@"; do
 	case $tier in
-	format | rooms | unit | dist | fuzz | bpf | netns | interop | cross) "tier_$tier" ;;
+	format | rooms | unit | dist | fuzz | bpf | netns | san | interop | cross) "tier_$tier" ;;
 	*)
-		echo "tests/run.sh: unknown tier '$tier' (format rooms unit dist fuzz bpf netns interop cross)" >&2
+		echo "tests/run.sh: unknown tier '$tier' (format rooms unit dist fuzz bpf netns san interop cross)" >&2
 		exit 2
 		;;
 	esac

@@ -17,7 +17,16 @@
 
 PXP_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 PXP_BIN=${PXP_BIN:-$PXP_ROOT/build/pppoe-xp}
-PXP_TOOLS=$PXP_ROOT/build/tests/tools
+PXP_TOOLS=${PXP_TOOLS:-$PXP_ROOT/build/tests/tools}
+# The san tier (tests/run.sh san) sets these: PXP_SAN_DIR, where the sanitizer runtime of
+# PXP_BIN and PXP_TOOLS writes its reports (log_path=PXP_SAN_DIR/san, a file per pid);
+# PXP_NAME_PREFIX, put before every case name so that its results are told from the netns
+# tier's; PXP_EXIT_WAIT, seconds a daemon on its way out gets before end_ns_pids kills it
+# (its leak check runs at exit).
+PXP_SAN_DIR=${PXP_SAN_DIR:-}
+PXP_NAME_PREFIX=${PXP_NAME_PREFIX:-}
+PXP_EXIT_WAIT=${PXP_EXIT_WAIT:-0}
+PXP_SAN_SEEN=
 PXP_NS_PREFIX=${PXP_NS_PREFIX:-pxp$$-}
 NS_LAN=${PXP_NS_PREFIX}lan
 NS_ROUTER=${PXP_NS_PREFIX}router
@@ -69,9 +78,14 @@ fail() {
 }
 
 run_test() {
-	local name=$1 func=$2
+	local name=$PXP_NAME_PREFIX$1 func=$2 ok=0 san
 	PXP_FAIL_REASON=
-	if "$func"; then
+	"$func" && ok=1
+	if [ -n "$PXP_SAN_DIR" ] && san=$(san_reports "${1//\//_}"); then
+		PXP_FAIL_REASON="sanitizer: $san${PXP_FAIL_REASON:+ (and: $PXP_FAIL_REASON)}"
+		ok=0
+	fi
+	if [ $ok = 1 ]; then
 		echo "PASS $name"
 	else
 		echo "FAIL $name: ${PXP_FAIL_REASON:-$func returned non-zero}"
@@ -80,7 +94,58 @@ run_test() {
 }
 
 skip_test() {
-	echo "SKIP $1: $2"
+	echo "SKIP $PXP_NAME_PREFIX$1: $2"
+}
+
+# What a sanitizer says: the first line of a report that names the error.
+PXP_SAN_PATTERN='ERROR: [A-Za-z]*Sanitizer|runtime error:|SUMMARY: [A-Za-z]*Sanitizer'
+
+# san_reports TAG: prints (and succeeds) when a sanitizer report appeared since the last call:
+# each new report file in PXP_SAN_DIR, moved to PXP_SAN_DIR/reported/TAG.<file> so that a
+# later case is not blamed for it, and each log of the test (PXP_TMP) with a sanitizer line.
+# A daemon writes its leak report on its way out, possibly after its case ended: the report
+# names its pid.
+san_reports() {
+	local tag=$1 f to found=
+	mkdir -p "$PXP_SAN_DIR/reported"
+	for f in "$PXP_SAN_DIR"/*san.*; do
+		[ -f "$f" ] || continue
+		to=$PXP_SAN_DIR/reported/$tag.${f##*/}
+		mv "$f" "$to"
+		found+="${found:+; }$to: $(grep -m1 -E "$PXP_SAN_PATTERN" "$to")"
+	done
+	while IFS= read -r f; do
+		[[ $PXP_SAN_SEEN == *"|$f|"* ]] && continue
+		PXP_SAN_SEEN+="|$f|"
+		found+="${found:+; }$f: $(grep -m1 -E "$PXP_SAN_PATTERN" "$f")"
+	done < <(grep -rlE "$PXP_SAN_PATTERN" "$PXP_TMP" 2>/dev/null)
+	[ -n "$found" ] && echo "$found"
+}
+
+# end_ns_pids NS...: ends every process left in the namespaces, after a case's graceful
+# `down`s: wakes stopped ones, gives a pppoe-xp still on its way out PXP_EXIT_WAIT seconds
+# (so that its leak report is written whole), then kill -9.
+end_ns_pids() {
+	local ns
+	for ns in "$@"; do
+		ip netns pids "$ns" 2>/dev/null | xargs -r kill -CONT 2>/dev/null
+	done
+	[ "$PXP_EXIT_WAIT" -gt 0 ] && wait_for "$PXP_EXIT_WAIT" no_pxp_in "$@"
+	for ns in "$@"; do
+		ip netns pids "$ns" 2>/dev/null | xargs -r kill -9 2>/dev/null
+	done
+}
+
+# no_pxp_in NS...: no process of PXP_BIN or PXP_TOOLS runs in the namespaces.
+no_pxp_in() {
+	local ns pid exe
+	for ns in "$@"; do
+		for pid in $(ip netns pids "$ns" 2>/dev/null); do
+			exe=$(readlink "/proc/$pid/exe" 2>/dev/null) || continue
+			[ "$exe" = "$PXP_BIN" ] || [[ $exe == "$PXP_TOOLS"/* ]] && return 1
+		done
+	done
+	return 0
 }
 
 # Exit status for the script: call last.

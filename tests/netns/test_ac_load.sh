@@ -45,8 +45,7 @@ start_server() { # [extra args]
 
 reset() {
 	server down ac0 >/dev/null 2>&1
-	ip netns pids "$NS_AC" 2>/dev/null | xargs -r kill -9 2>/dev/null
-	ip netns pids "$NS_LD" 2>/dev/null | xargs -r kill -9 2>/dev/null
+	end_ns_pids "$NS_AC" "$NS_LD"
 	sleep 0.2
 	return 0
 }

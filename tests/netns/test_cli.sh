@@ -35,9 +35,7 @@ as_nobody() {
 reset() {
 	client down wan0 >/dev/null 2>&1
 	server down isp0 >/dev/null 2>&1
-	for ns in "$NS_ROUTER" "$NS_ISP"; do
-		ip netns pids "$ns" 2>/dev/null | xargs -r kill -9 2>/dev/null
-	done
+	end_ns_pids "$NS_ROUTER" "$NS_ISP"
 	ip -n "$NS_ROUTER" link set wan0 up
 	ip -n "$NS_ISP" link set isp0 up
 	rm -rf "$RUN_C" "$RUN_S"

@@ -82,9 +82,7 @@ no_secret_on_argv() {
 reset() {
 	client down wan0 >/dev/null 2>&1
 	server down isp0 >/dev/null 2>&1
-	for ns in "$NS_ROUTER" "$NS_ISP"; do
-		ip netns pids "$ns" 2>/dev/null | xargs -r kill -9 2>/dev/null
-	done
+	end_ns_pids "$NS_ROUTER" "$NS_ISP"
 	rm -rf "$CONF" "$PPP_DIR" "$OUT"
 	mkdir -p "$CONF" "$PPP_DIR" "$OUT"
 	sleep 0.2

@@ -46,9 +46,7 @@ start_server() { # AUTH
 reset() {
 	client down wan0 >/dev/null 2>&1
 	server down isp0 >/dev/null 2>&1
-	for ns in "$NS_ROUTER" "$NS_ISP"; do
-		ip netns pids "$ns" 2>/dev/null | xargs -r kill -9 2>/dev/null
-	done
+	end_ns_pids "$NS_ROUTER" "$NS_ISP"
 	sleep 0.2
 	return 0
 }

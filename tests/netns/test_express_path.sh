@@ -50,9 +50,7 @@ reset() {
 	client down wan0 >/dev/null 2>&1
 	server down isp0 >/dev/null 2>&1
 	ip netns list | awk '{print $1}' | grep -qx "$NS_ISP2" && server2 down isp0 >/dev/null 2>&1
-	for ns in "$NS_ROUTER" "$NS_ISP" "$NS_ISP2"; do
-		ip netns pids "$ns" 2>/dev/null | xargs -r kill -9 2>/dev/null
-	done
+	end_ns_pids "$NS_ROUTER" "$NS_ISP" "$NS_ISP2"
 	sleep 0.2
 	return 0
 }

@@ -73,9 +73,7 @@ args_of() { sed -n 's/^arg=//p' "$OUT/$1.env" | tr '\n' ' '; }
 reset() {
 	client down wan0 >/dev/null 2>&1
 	server down isp0 >/dev/null 2>&1
-	for ns in "$NS_ROUTER" "$NS_ISP"; do
-		ip netns pids "$ns" 2>/dev/null | xargs -r kill -9 2>/dev/null
-	done
+	end_ns_pids "$NS_ROUTER" "$NS_ISP"
 	rm -rf "$PPP_DIR" "$OUT"
 	mkdir -p "$PPP_DIR" "$OUT"
 	sleep 0.2

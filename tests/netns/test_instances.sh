@@ -64,16 +64,13 @@ up() { # IFACE [options]: output in $PXP_TMP/up-IFACE.out
 
 # Ends whatever a case left running, gracefully first; kills only this run's namespaces' pids.
 reset() {
-	local ns
 	client down wan0 >/dev/null 2>&1
 	client down wan1 >/dev/null 2>&1
 	server down isp0 >/dev/null 2>&1
 	server2 down isp2 >/dev/null 2>&1
 	isp_client down ispc0 >/dev/null 2>&1
 	server3 down isp3 >/dev/null 2>&1
-	for ns in "$NS_ROUTER" "$NS_ISP" "$NS_ISP2" "$NS_ISP3"; do
-		ip netns pids "$ns" 2>/dev/null | xargs -r kill -9 2>/dev/null
-	done
+	end_ns_pids "$NS_ROUTER" "$NS_ISP" "$NS_ISP2" "$NS_ISP3"
 	sleep 0.2
 	in_ns "$NS_ROUTER" ip link del pxp0 2>/dev/null
 	in_ns "$NS_ROUTER" ip link del pxp1 2>/dev/null

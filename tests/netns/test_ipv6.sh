@@ -45,9 +45,7 @@ reset() {
 	dhcpcd_stop
 	client down wan0 >/dev/null 2>&1
 	server down isp0 >/dev/null 2>&1
-	for ns in "$NS_ROUTER" "$NS_ISP"; do
-		ip netns pids "$ns" 2>/dev/null | xargs -r kill -9 2>/dev/null
-	done
+	end_ns_pids "$NS_ROUTER" "$NS_ISP"
 	sleep 0.2
 	ip -n "$NS_ROUTER" -6 addr flush dev lan1 scope global 2>/dev/null
 	ip -n "$NS_LAN" -6 addr flush dev lan0 scope global 2>/dev/null

@@ -69,14 +69,11 @@ down() { # IFACE: returns once the daemon is gone
 }
 
 reset() {
-	local ns
 	client down wan0 >/dev/null 2>&1
 	client down wan1 >/dev/null 2>&1
 	server down isp0 >/dev/null 2>&1
 	server2 down isp2 >/dev/null 2>&1
-	for ns in "$NS_ROUTER" "$NS_ISP" "$NS_ISP2"; do
-		ip netns pids "$ns" 2>/dev/null | xargs -r kill -9 2>/dev/null
-	done
+	end_ns_pids "$NS_ROUTER" "$NS_ISP" "$NS_ISP2"
 	sleep 0.2
 	in_ns "$NS_ROUTER" ip link del pxp0 2>/dev/null
 	in_ns "$NS_ROUTER" ip link del pxp1 2>/dev/null

@@ -61,10 +61,7 @@ server_sessions_are() { [ "$(status_get server session_count 2>/dev/null)" = "$1
 reset() {
 	client down wan0 >/dev/null 2>&1
 	server down isp0 >/dev/null 2>&1
-	for ns in "$NS_ROUTER" "$NS_ISP"; do
-		ip netns pids "$ns" 2>/dev/null | xargs -r kill -CONT 2>/dev/null
-		ip netns pids "$ns" 2>/dev/null | xargs -r kill -9 2>/dev/null
-	done
+	end_ns_pids "$NS_ROUTER" "$NS_ISP"
 	sleep 0.2
 	return 0
 }
