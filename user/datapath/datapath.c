@@ -471,9 +471,9 @@ static int check_kernel_xsks(void)
 		return has;
 	}
 	if (!has) {
-		pxp_err("mode afxdp: this kernel has no AF_XDP sockets (no XSKMAP: "
-			"CONFIG_XDP_SOCKETS is off, as in OpenWrt's stock kernels); "
-			"use --mode xdp, generic or tc");
+		pxp_err("mode afxdp: this kernel has no AF_XDP sockets (it cannot create an "
+			"XSKMAP: built without CONFIG_XDP_SOCKETS, as OpenWrt's stock kernels "
+			"are); use --mode xdp, generic or tc");
 		return -EOPNOTSUPP;
 	}
 	return 0;
