@@ -8,6 +8,7 @@
 #include <bpf/bpf_helpers.h>
 
 #include "lib/pxp_maps.bpf.h"
+#include "lib/pxp_xsk.bpf.h"
 #include "lib/pxp_parse.h"
 #include "lib/pxp_encap.h"
 #include "lib/pxp_mss.h"
@@ -41,7 +42,7 @@ int pxp_xdp_session(struct xdp_md *ctx)
 		return XDP_DROP;
 	}
 	cfg = bpf_map_lookup_elem(&pxp_config, &zero);
-	if (cfg && (cfg->flags & PXP_CFG_F_AFXDP)) {
+	if (pxp_to_xsk(cfg)) {
 		pxp_count(cnt, PXP_CNT_TO_XSK);
 		return pxp_redirect_xsk(cfg->peer_xsk_base + ctx->rx_queue_index);
 	}

@@ -9,6 +9,7 @@
 #include <bpf/bpf_helpers.h>
 
 #include "lib/pxp_maps.bpf.h"
+#include "lib/pxp_xsk.bpf.h"
 #include "lib/pxp_parse.h"
 #include "lib/pxp_encap.h"
 #include "lib/pxp_mss.h"
@@ -107,7 +108,7 @@ int pxp_xdp_wan(struct xdp_md *ctx)
 		pxp_count(cnt, PXP_CNT_DROP_TOO_BIG);
 		return XDP_DROP;
 	}
-	if (cfg->flags & PXP_CFG_F_AFXDP) {
+	if (pxp_to_xsk(cfg)) {
 		pxp_count(cnt, PXP_CNT_TO_XSK);
 		return pxp_redirect_xsk(cfg->wan_xsk_base + ctx->rx_queue_index);
 	}

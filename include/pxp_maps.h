@@ -13,7 +13,9 @@
  *   pxp_config    ARRAY  __u32 0 -> struct pxp_config
  *   pxp_cpus      CPUMAP __u32 cpu -> queue + pxp_xdp_cpu (WAN object only), used when
  *                 pxp_config.flags has PXP_CFG_F_CPU_SPREAD.
- *   xsks_map      XSKMAP __u32 key -> AF_XDP socket; used only when pxp_config.flags has
+ *   xsks_map      XSKMAP __u32 key -> AF_XDP socket (the two XDP objects only, declared in
+ *                 bpf/lib/pxp_xsk.bpf.h); exists only in mode afxdp (a stock OpenWrt
+ *                 kernel has no XSKMAP) and is used only when pxp_config.flags has
  *                 PXP_CFG_F_AFXDP: the WAN program redirects session data frames to key
  *                 wan_xsk_base + rx_queue, the session program to peer_xsk_base + rx_queue.
  */

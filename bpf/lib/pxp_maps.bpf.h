@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * The maps both XDP programs share (layouts and the sharing scheme in include/pxp_maps.h),
- * and the counter helper. BPF only.
+ * The maps every program of the data path shares (layouts and the sharing scheme in
+ * include/pxp_maps.h), and the counter helper. The XSKMAP of mode afxdp is apart, in
+ * pxp_xsk.bpf.h: a stock OpenWrt kernel has none. BPF only.
  */
 #ifndef PXP_MAPS_BPF_H
 #define PXP_MAPS_BPF_H
@@ -42,14 +43,6 @@ struct {
 	__type(value, struct pxp_config);
 } pxp_config SEC(".maps");
 
-/* AF_XDP sockets of the engine, for mode afxdp. */
-struct {
-	__uint(type, BPF_MAP_TYPE_XSKMAP);
-	__uint(max_entries, PXP_XSKS_MAX);
-	__type(key, __u32);
-	__type(value, __u32);
-} xsks_map SEC(".maps");
-
 /*
  * Set by the BPF table tests only: BPF_PROG_TEST_RUN does not report where a frame was
  * redirected, so the programs record it here. The verifier removes the stores when false.
@@ -77,13 +70,6 @@ static __always_inline int pxp_redirect(__u32 ifindex)
 	if (pxp_record_redirects)
 		pxp_last_redirect = ifindex;
 	return bpf_redirect(ifindex, 0);
-}
-
-static __always_inline int pxp_redirect_xsk(__u32 key)
-{
-	if (pxp_record_redirects)
-		pxp_last_redirect = PXP_REDIRECT_XSK_FLAG | key;
-	return bpf_redirect_map(&xsks_map, key, XDP_PASS);
 }
 
 #endif

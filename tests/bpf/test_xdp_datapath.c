@@ -35,6 +35,8 @@
 /* ---- running ------------------------------------------------------------------------- */
 
 static struct pxp_dp_progs progs;
+/* "" for the load of mode afxdp (with the XSKMAP), "noxsk/" for every other mode's. */
+static const char *load_name = "";
 
 static int set_state(const struct xdp_case *c)
 {
@@ -172,9 +174,9 @@ static void hexdiff(char *buf, size_t n, const struct frame *got, const struct f
 
 static bool run_case(enum family fam, const struct xdp_case *c)
 {
-	const char *prefix = fam == FAM_TC ? "tc/" : "";
 	int verdict = fam == FAM_TC ? tc_verdict(c->verdict) : c->verdict;
 	uint32_t redirect = c->redirect;
+	char prefix[16];
 	struct frame out = { 0 };
 	uint64_t before, after;
 	uint32_t retval = 0;
@@ -183,6 +185,9 @@ static bool run_case(enum family fam, const struct xdp_case *c)
 
 	if ((fam == FAM_TC && c->xdp_not_tc) || (fam == FAM_XDP && c->tc_only))
 		return true; /* listed by list_one_family() */
+	if (c->afxdp && !progs.xsks)
+		return true; /* steering to a socket: checked by afxdp_flag_ignored_without_xsks */
+	snprintf(prefix, sizeof(prefix), "%s%s", load_name, fam == FAM_TC ? "tc/" : "");
 	err = set_state(c);
 	err = err ?: counter_sum(c->counter, &before);
 	*last_redirect(fam, c->prog) = 0;
@@ -322,22 +327,164 @@ static void list_one_family(void)
 	printf("\n");
 }
 
-int main(int argc, char **argv)
+/* How many of the maps prog_fd uses are of this type: >= 0, or -errno. */
+static int maps_of_type(int prog_fd, uint32_t type)
 {
-	bool do_bench = argc > 1 && !strcmp(argv[1], "--bench");
+	struct bpf_prog_info info = { 0 };
+	uint32_t len = sizeof(info), ids[16];
+	int n = 0;
+
+	info.nr_map_ids = sizeof(ids) / sizeof(ids[0]);
+	info.map_ids = (uint64_t)(unsigned long)ids;
+	if (bpf_obj_get_info_by_fd(prog_fd, &info, &len))
+		return -errno;
+	for (uint32_t i = 0; i < info.nr_map_ids && i < sizeof(ids) / sizeof(ids[0]); i++) {
+		struct bpf_map_info minfo = { 0 };
+		uint32_t mlen = sizeof(minfo);
+		int fd = bpf_map_get_fd_by_id(ids[i]);
+
+		if (fd < 0)
+			return -errno;
+		if (bpf_obj_get_info_by_fd(fd, &minfo, &mlen)) {
+			close(fd);
+			return -errno;
+		}
+		close(fd);
+		n += minfo.type == type;
+	}
+	return n;
+}
+
+/*
+ * The XSKMAP exactly where the load asked for it: the two XDP programs use it with
+ * PXP_DP_LOAD_XSKS (mode afxdp), and no program has one without (a stock OpenWrt kernel has
+ * none: the objects must load there, so neither the map nor a reference to it may exist).
+ */
+static bool check_xskmap_refs(void)
+{
+	static const struct {
+		const char *name;
+		int (*fd)(const struct pxp_dp_progs *);
+		bool xdp; /* uses the XSKMAP in mode afxdp */
+	} ps[] = {
+		{ PXP_PROG_NAME_WAN, pxp_dp_fd_prog_wan, true },
+		{ "pxp_xdp_cpu", pxp_dp_fd_prog_cpu, false },
+		{ PXP_PROG_NAME_SESSION, pxp_dp_fd_prog_session, true },
+		{ PXP_PROG_NAME_TC_WAN, pxp_dp_fd_prog_tc_wan, false },
+		{ PXP_PROG_NAME_TC_PASS, pxp_dp_fd_prog_tc_wan_pass, false },
+		{ PXP_PROG_NAME_TC_SESS, pxp_dp_fd_prog_tc_session, false },
+	};
+	const char *name = progs.xsks ? "bpf/xskmap_only_in_xdp_programs" : "bpf/noxsk/no_xskmap";
+
+	if (!progs.xsks && pxp_dp_fd_xsks(&progs) != -ENOENT) {
+		printf("FAIL %s: an XSKMAP fd (%d) without PXP_DP_LOAD_XSKS\n", name,
+		       pxp_dp_fd_xsks(&progs));
+		return false;
+	}
+	for (size_t i = 0; i < sizeof(ps) / sizeof(ps[0]); i++) {
+		int n = maps_of_type(ps[i].fd(&progs), BPF_MAP_TYPE_XSKMAP);
+		int want = progs.xsks && ps[i].xdp;
+
+		if (n != want) {
+			printf("FAIL %s: %s uses %d XSKMAPs, want %d%s%s\n", name, ps[i].name, n,
+			       want, n < 0 ? ": " : "", n < 0 ? strerror(-n) : "");
+			return false;
+		}
+	}
+	printf("PASS %s\n", name);
+	return true;
+}
+
+/*
+ * Without the XSKMAP a config asking for AF_XDP steering (as a stale config might) steers
+ * nothing: the verifier removed that branch, and the frame takes mode xdp's way (the WAN
+ * program decapsulates, the session program encapsulates).
+ */
+static bool afxdp_flag_ignored_without_xsks(void)
+{
+	const char *name = "bpf/noxsk/afxdp_flag_ignored";
+	int checked = 0;
+
+	for (size_t i = 0; i < nr_cases; i++) {
+		const struct xdp_case *c = &cases[i];
+		enum pxp_counter way = c->prog == PROG_WAN ? PXP_CNT_DECAP : PXP_CNT_ENCAP;
+		uint64_t to_xsk0, to_xsk1, way0, way1;
+		uint32_t retval = 0, *redirect = last_redirect(FAM_XDP, c->prog);
+		struct frame out;
+		int err;
+
+		if (!c->afxdp)
+			continue;
+		err = set_state(c);
+		err = err ?: counter_sum(PXP_CNT_TO_XSK, &to_xsk0);
+		err = err ?: counter_sum(way, &way0);
+		*redirect = 0;
+		err = err ?: run_prog(FAM_XDP, c, &c->in, &out, &retval, 1, NULL);
+		err = err ?: counter_sum(PXP_CNT_TO_XSK, &to_xsk1);
+		err = err ?: counter_sum(way, &way1);
+		if (err) {
+			printf("FAIL %s: %s: setup or test run: %s\n", name, c->name,
+			       strerror(-err));
+			return false;
+		}
+		if (retval != XDP_REDIRECT || to_xsk1 != to_xsk0 || way1 != way0 + 1 ||
+		    (*redirect & XSK_REDIRECT_FLAG)) {
+			printf("FAIL %s: %s: verdict %s, to_xsk +%llu, %s +%llu, redirect %#x\n",
+			       name, c->name, verdict_name(FAM_XDP, retval),
+			       (unsigned long long)(to_xsk1 - to_xsk0), pxp_counter_name(way),
+			       (unsigned long long)(way1 - way0), *redirect);
+			return false;
+		}
+		checked++;
+	}
+	if (checked < 2) {
+		printf("FAIL %s: %d afxdp cases in the table, want one per program\n", name,
+		       checked);
+		return false;
+	}
+	printf("PASS %s\n", name);
+	return true;
+}
+
+/* The whole table on one load of the programs (flags: PXP_DP_LOAD_*); failures counted. */
+static int run_table(unsigned int flags)
+{
 	int failed = 0, err;
 
-	build_table();
-	err = pxp_dp_progs_load(&progs, true);
+	load_name = flags & PXP_DP_LOAD_XSKS ? "" : "noxsk/";
+	err = pxp_dp_progs_load(&progs, PXP_DP_LOAD_RECORD_REDIRECTS | flags);
 	if (err) {
-		printf("FAIL bpf/xdp_programs_load: %s\n", strerror(-err));
+		printf("FAIL bpf/%sxdp_programs_load: %s\n", load_name, strerror(-err));
 		return 1;
 	}
-	printf("PASS bpf/xdp_programs_load\n");
-	list_one_family();
+	printf("PASS bpf/%sxdp_programs_load\n", load_name);
+	failed += !check_xskmap_refs();
+	if (!progs.xsks) {
+		failed += !afxdp_flag_ignored_without_xsks();
+		printf("# bpf: noxsk/ (every mode's load but afxdp's) leaves out the cases that "
+		       "steer to a socket:");
+		for (size_t i = 0; i < nr_cases; i++)
+			if (cases[i].afxdp)
+				printf(" %s", cases[i].name);
+		printf("\n");
+	}
 	for (int fam = FAM_XDP; fam <= FAM_TC; fam++)
 		for (size_t i = 0; i < nr_cases; i++)
 			failed += !run_case((enum family)fam, &cases[i]);
+	return failed;
+}
+
+int main(int argc, char **argv)
+{
+	bool do_bench = argc > 1 && !strcmp(argv[1], "--bench");
+	int failed = 0;
+
+	build_table();
+	list_one_family();
+	/* Every mode but afxdp loads without the XSKMAP: the table runs on both loads. */
+	failed += run_table(0);
+	pxp_dp_progs_destroy(&progs);
+	failed += run_table(PXP_DP_LOAD_XSKS);
 	if (do_bench)
 		bench();
 	pxp_dp_progs_destroy(&progs);

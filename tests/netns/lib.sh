@@ -192,6 +192,34 @@ case_() {
 
 # suite_needs SUITE CMD...: ends the suite with a skip when a command is missing, and with
 # a failure when pppoe-xp is not built.
+# A kernel without XDP sockets (CONFIG_XDP_SOCKETS off, OpenWrt's stock config) for one
+# process: `ip netns exec NS env "${PXP_NO_XSKS_ENV[@]}" CMD` (tests/netns/no_xsks.c, built by
+# make). ASan (the san tier) must let the library come before its runtime.
+PXP_NO_XSKS_SO=${PXP_NO_XSKS_SO:-$PXP_ROOT/build/tests/netns/no_xsks.so}
+PXP_NO_XSKS_ENV=(LD_PRELOAD="$PXP_NO_XSKS_SO"
+	ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0")
+
+# pid_xskmaps PID: the XSKMAPs of a process, those it holds an fd of and those the BPF
+# programs it holds use (bpftool prog show: map_ids; text, not -j: no jq needed). Prints the number of programs seen,
+# then the XSKMAP ids: "6" is none, where "0" proves nothing.
+pid_xskmaps() {
+	local pid=$1 kind id progs=0 maps=() x=()
+	while read -r kind id; do
+		if [ "$kind" = prog_id: ]; then
+			progs=$((progs + 1))
+			maps+=($(bpftool prog show id "$id" |
+				awk '{ for (i = 1; i < NF; i++) if ($i == "map_ids") print $(i + 1) }' |
+				tr , ' '))
+		else
+			maps+=("$id")
+		fi
+	done < <(awk '$1 == "prog_id:" || $1 == "map_id:" { print $1, $2 }' /proc/"$pid"/fdinfo/* 2>/dev/null)
+	for id in $(printf '%s\n' "${maps[@]}" | sort -un); do
+		[ "$(bpftool map show id "$id" | awk 'NR == 1 { print $2 }')" = xskmap ] && x+=("$id")
+	done
+	echo "$progs ${x[*]}"
+}
+
 suite_needs() {
 	local suite=$1 missing
 	shift

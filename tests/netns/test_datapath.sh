@@ -19,6 +19,8 @@
 # the session MTU + 22 (with GRO on the LAN port, so GSO skbs reach pxp0), a malformed frame
 # counted and dropped, someone else's tc filter and XDP program on the WAN port survive, and
 # a clsact filter of ours (what a crash leaves where there is no tcx) is cleaned up.
+# Every mode but afxdp runs as on a kernel without XDP sockets (tests/netns/no_xsks.c, as
+# OpenWrt's stock kernels): no XSKMAP is made or used there; mode afxdp has one.
 # The halves mixed (--rx tc with XDP sending, --rx xdp with tc sending, --rx xdp-pass with
 # the WAN port's GRO coalescing what XDP decapsulated): a shorter pass.
 #
@@ -38,12 +40,14 @@ mac_of() { # ns ifname
 	ip -n "$1" -br link show "$2" | awk '{print $3}'
 }
 
-# start_end NS WAN PEER_MAC LOCAL_V4 PEER_V4 LOCAL_V6 [TOOL_OPTION]: one end, in MODE.
+# start_end NS WAN PEER_MAC LOCAL_V4 PEER_V4 LOCAL_V6 [TOOL_OPTION]: one end, in MODE. Every
+# mode but afxdp runs as on a kernel without XDP sockets (OpenWrt's stock kernels).
 start_end() {
-	local ns=$1 wan=$2 peer_mac=$3 out=$PXP_TMP/holder-$1.out
+	local ns=$1 wan=$2 peer_mac=$3 out=$PXP_TMP/holder-$1.out kernel=()
+	[ "$MODE" = afxdp ] || kernel=("${PXP_NO_XSKS_ENV[@]}")
 	rm -f "$out" # no "ready" left from an earlier holder
-	# Not through in_ns (a shell function): $! must be the holder itself.
-	ip netns exec "$ns" "$DP_TOOL" up --wan "$wan" --sid $SID --peer-mac "$peer_mac" \
+	# Not through in_ns (a shell function): $! must be the holder itself (env execs it).
+	ip netns exec "$ns" env "${kernel[@]}" "$DP_TOOL" up --wan "$wan" --sid $SID --peer-mac "$peer_mac" \
 		--ifname pxp0 --mtu $MTU --mode "$MODE" --mtu-on-usr1 1400 $END_ARGS ${7:-} \
 		>"$out" 2>&1 &
 	HOLDER[$ns]=$!
@@ -229,6 +233,23 @@ test_mtu_change() {
 	return $rc
 }
 
+# Mode afxdp alone has an XSKMAP: in every other mode neither holder has one nor do its
+# programs use one (they run under no_xsks.so, start_end), in afxdp both do.
+test_xskmap_only_afxdp() {
+	local ns progs ids
+	for ns in "$NS_ROUTER" "$NS_ISP"; do
+		read -r progs ids <<<"$(pid_xskmaps "${HOLDER[$ns]}")"
+		[ "${progs:-0}" -ge 4 ] ||
+			fail "holder in $ns: ${progs:-no} BPF programs seen (the check proves nothing)" ||
+			return 1
+		if [ "$MODE" = afxdp ]; then
+			[ -n "$ids" ] || fail "mode afxdp: the holder in $ns has no XSKMAP" || return 1
+		else
+			[ -z "$ids" ] || fail "mode $MODE: the holder in $ns has XSKMAP $ids" || return 1
+		fi
+	done
+}
+
 xdp_on() { # ns ifname: is any XDP program attached?
 	ip -n "$1" link show "$2" | grep -q 'prog/xdp'
 }
@@ -398,6 +419,10 @@ missing=$(require_cmds ip ping nft iperf3 tcpdump ethtool python3 socat tc) || {
 	echo "FAIL datapath/tool: $DP_TOOL not built"
 	exit 1
 }
+[ -f "$PXP_NO_XSKS_SO" ] || {
+	echo "FAIL datapath/build: $PXP_NO_XSKS_SO is missing (run make)"
+	exit 1
+}
 topo_create pppoe || {
 	echo "FAIL datapath/topology: could not build the topology"
 	exit 1
@@ -424,6 +449,7 @@ for MODE in $MODES; do
 		session_down
 		continue
 	fi
+	run_test "datapath/$MODE/xskmap_only_in_afxdp" test_xskmap_only_afxdp
 	run_test "datapath/$MODE/ping_v4" test_ping_v4
 	run_test "datapath/$MODE/ping_v6" test_ping_v6
 	run_test "datapath/$MODE/tcp_both_ways" test_tcp
@@ -481,6 +507,7 @@ variant() {
 		[ -n "${4:-}" ] && wan_gro off
 		return
 	fi
+	run_test "datapath/$LABEL/xskmap_only_in_afxdp" test_xskmap_only_afxdp
 	run_test "datapath/$LABEL/ping_v4" test_ping_v4
 	run_test "datapath/$LABEL/ping_v6" test_ping_v6
 	run_test "datapath/$LABEL/tcp_both_ways" test_tcp

@@ -12,7 +12,8 @@
 # server column and the address column of the secrets file; no AC;
 # status --json; `down`; the AC's PADT; echo failure when the AC freezes; the adaptive
 # keepalive; --persist across a server restart; kill -9 and restart (stale-session PADT);
-# IPv6CP; 802.1Q; the generic and AF_XDP data paths; --netdev netkit (refused without netkit)
+# IPv6CP; 802.1Q; the generic and AF_XDP data paths; a kernel without AF_XDP sockets (afxdp
+# refused, auto up); --netdev netkit (refused without netkit)
 # and auto; SIGINT in the foreground; a PADI
 # flood; bad command lines. Measures the PADI -> IPCP set-up time (median of 5) and the client
 # daemon's RSS. Name cases as arguments to run only those: test_session.sh pap vlan
@@ -27,7 +28,9 @@ SETUP_TARGET_MS=100
 RSS_TARGET_KB=8192
 
 # PXP_TIMEOUT=SECS bounds one call (timeout, exit 124): no watchdog subshell (lib.sh cleanup).
-client() { in_ns "$NS_ROUTER" env PPPOE_XP_RUN_DIR="$RUN_C" ${PXP_TIMEOUT:+timeout "$PXP_TIMEOUT"} "$B" "$@"; }
+# CLIENT_ENV: more VAR=value for the client (PXP_NO_XSKS_ENV: a kernel without XDP sockets).
+CLIENT_ENV=()
+client() { in_ns "$NS_ROUTER" env "${CLIENT_ENV[@]}" PPPOE_XP_RUN_DIR="$RUN_C" ${PXP_TIMEOUT:+timeout "$PXP_TIMEOUT"} "$B" "$@"; }
 server() { in_ns "$NS_ISP" env PPPOE_XP_RUN_DIR="$RUN_S" "$B" "$@"; }
 
 # status_get ROLE KEY: a top-level field of `status` (ROLE client or server). The text form
@@ -417,6 +420,39 @@ test_netdev_auto() {
 	[ "$(netdev_kind)" = veth ] || fail "mode xdp: netdev_kind is '$(netdev_kind)', not veth" || return 1
 }
 
+# A kernel without XDP sockets (CONFIG_XDP_SOCKETS off, as OpenWrt's stock kernels; the
+# client runs under no_xsks.so): --mode afxdp is refused at start naming what the kernel
+# lacks (exit 4, EXIT_NO_KERNEL_SUPPORT), leaving nothing behind; --mode auto comes up in
+# mode xdp, carries traffic, and neither holds nor uses an XSKMAP.
+test_no_xsk_kernel() {
+	local rc mode progs ids
+	reset
+	start_server pap || return 1
+	CLIENT_ENV=("${PXP_NO_XSKS_ENV[@]}")
+	client_up --mode afxdp
+	rc=$?
+	CLIENT_ENV=()
+	[ $rc = 4 ] || fail "up --mode afxdp exited $rc, not 4: $(cat "$PXP_TMP/client.out")" || return 1
+	grep -q 'this kernel has no AF_XDP sockets.*CONFIG_XDP_SOCKETS' "$PXP_TMP/client.out" ||
+		fail "the refusal does not name the missing feature: $(cat "$PXP_TMP/client.out")" ||
+		return 1
+	! in_ns "$NS_ROUTER" ip link show pxp0 >/dev/null 2>&1 || fail "pxp0 was left behind" || return 1
+	! in_ns "$NS_ROUTER" ip link show wan0 | grep -q prog/xdp ||
+		fail "an XDP program was left on wan0" || return 1
+	CLIENT_ENV=("${PXP_NO_XSKS_ENV[@]}")
+	client_up
+	rc=$?
+	CLIENT_ENV=()
+	[ $rc = 0 ] || fail "up (--mode auto) exited $rc: $(cat "$PXP_TMP/client.out")" || return 1
+	mode=$(client status wan0 | awk -F': ' '$1 == "  mode" { print $2; exit }')
+	[ "$mode" = xdp ] || fail "--mode auto picked '$mode', not xdp" || return 1
+	in_ns "$NS_ROUTER" ping -c 3 -W 2 -i 0.2 100.64.1.1 >/dev/null ||
+		fail "no traffic through the session" || return 1
+	read -r progs ids <<<"$(pid_xskmaps "$(status_get client pid)")"
+	[ "${progs:-0}" -ge 4 ] || fail "${progs:-no} BPF programs seen in the client" || return 1
+	[ -z "$ids" ] || fail "the client has XSKMAP $ids"
+}
+
 test_mode_generic() { session_in_mode generic; }
 test_mode_afxdp() { session_in_mode afxdp; }
 
@@ -613,6 +649,7 @@ else
 fi
 case_ session/mode_generic test_mode_generic
 case_ session/mode_afxdp test_mode_afxdp
+case_ session/no_xsk_kernel test_no_xsk_kernel
 case_ session/netdev_netkit test_netdev_netkit
 case_ session/netdev_auto test_netdev_auto
 case_ session/foreground_sigint test_foreground_sigint

@@ -273,7 +273,7 @@ int main(int argc, char **argv)
 		fprintf(stderr, "afxdp_session: interfaces: %s\n", strerror(-err));
 		return 1;
 	}
-	err = pxp_dp_progs_load(&progs, false);
+	err = pxp_dp_progs_load(&progs, o.afxdp ? PXP_DP_LOAD_XSKS : 0);
 	if (err) {
 		fprintf(stderr, "afxdp_session: loading the XDP programs: %s\n", strerror(-err));
 		return 1;

@@ -461,6 +461,24 @@ static enum pxp_dp_half resolve_half(enum pxp_dp_half half, enum pxp_dp_mode mod
 	return mode == PXP_DP_TC ? PXP_DP_HALF_TC : PXP_DP_HALF_XDP;
 }
 
+/* Mode afxdp needs XDP sockets, which OpenWrt's stock kernels lack. -EOPNOTSUPP if absent. */
+static int check_kernel_xsks(void)
+{
+	int has = pxp_dp_kernel_has_xsks();
+
+	if (has < 0) {
+		pxp_err("probing the kernel for AF_XDP sockets: %s", strerror(-has));
+		return has;
+	}
+	if (!has) {
+		pxp_err("mode afxdp: this kernel has no AF_XDP sockets (it cannot create an "
+			"XSKMAP: built without CONFIG_XDP_SOCKETS, as OpenWrt's stock kernels "
+			"are); use --mode xdp, generic or tc");
+		return -EOPNOTSUPP;
+	}
+	return 0;
+}
+
 int pxp_dp_attach_halves(struct pxp_dp **dpp, const char *wan_ifname, enum pxp_dp_mode mode,
 			 enum pxp_dp_half rx, enum pxp_dp_half tx, uint16_t vlan_id)
 {
@@ -483,6 +501,9 @@ int pxp_dp_attach_halves(struct pxp_dp **dpp, const char *wan_ifname, enum pxp_d
 	}
 	if (strlen(wan_ifname) >= IF_NAMESIZE)
 		return -EINVAL;
+	err = mode == PXP_DP_AFXDP ? check_kernel_xsks() : 0;
+	if (err)
+		return err;
 	dp = calloc(1, sizeof(*dp));
 	if (!dp)
 		return -ENOMEM;
@@ -517,7 +538,7 @@ int pxp_dp_attach_halves(struct pxp_dp **dpp, const char *wan_ifname, enum pxp_d
 			pxp_info("%s: rx-vlan-offload off while the tagged session runs",
 				 wan_ifname);
 	}
-	err = pxp_dp_progs_load(&dp->progs, false);
+	err = pxp_dp_progs_load(&dp->progs, mode == PXP_DP_AFXDP ? PXP_DP_LOAD_XSKS : 0);
 	if (err) {
 		pxp_err("loading the XDP programs: %s", strerror(-err));
 		goto free_dp;

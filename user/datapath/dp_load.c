@@ -30,18 +30,38 @@ static int reuse_map(struct bpf_map *map, struct bpf_map *owner)
 		err = err ?: reuse_map((skel)->maps.pxp_egress, (wan)->maps.pxp_egress);     \
 		err = err ?: reuse_map((skel)->maps.pxp_counters, (wan)->maps.pxp_counters); \
 		err = err ?: reuse_map((skel)->maps.pxp_config, (wan)->maps.pxp_config);     \
-		err = err ?: reuse_map((skel)->maps.xsks_map, (wan)->maps.xsks_map);         \
 	} while (0)
 
-int pxp_dp_progs_load(struct pxp_dp_progs *p, bool record_redirects)
+/*
+ * The XSKMAP of an XDP object (pxp_xsk.bpf.h): created, and the redirect to it kept, only
+ * with PXP_DP_LOAD_XSKS; otherwise neither, so that the object loads on a kernel without
+ * XDP sockets.
+ */
+#define SET_XSKS(skel, xsks)                                            \
+	do {                                                            \
+		(skel)->rodata->pxp_xsks = (xsks);                      \
+		bpf_map__set_autocreate((skel)->maps.xsks_map, (xsks)); \
+	} while (0)
+
+int pxp_dp_kernel_has_xsks(void)
 {
+	int ret = libbpf_probe_bpf_map_type(BPF_MAP_TYPE_XSKMAP, NULL);
+
+	return ret < 0 ? ret : ret > 0;
+}
+
+int pxp_dp_progs_load(struct pxp_dp_progs *p, unsigned int flags)
+{
+	bool record_redirects = flags & PXP_DP_LOAD_RECORD_REDIRECTS;
 	int err;
 
 	memset(p, 0, sizeof(*p));
+	p->xsks = flags & PXP_DP_LOAD_XSKS;
 	p->wan = xdp_wan__open();
 	if (!p->wan)
 		return -errno;
 	p->wan->rodata->pxp_record_redirects = record_redirects;
+	SET_XSKS(p->wan, p->xsks);
 	err = xdp_wan__load(p->wan);
 	if (err)
 		goto destroy;
@@ -52,7 +72,10 @@ int pxp_dp_progs_load(struct pxp_dp_progs *p, bool record_redirects)
 		goto destroy;
 	}
 	p->session->rodata->pxp_record_redirects = record_redirects;
+	SET_XSKS(p->session, p->xsks);
 	REUSE_SHARED_MAPS(err, p->session, p->wan);
+	if (p->xsks)
+		err = err ?: reuse_map(p->session->maps.xsks_map, p->wan->maps.xsks_map);
 	err = err ?: xdp_session__load(p->session);
 	if (err)
 		goto destroy;
@@ -119,7 +142,7 @@ int pxp_dp_fd_config(const struct pxp_dp_progs *p)
 
 int pxp_dp_fd_xsks(const struct pxp_dp_progs *p)
 {
-	return bpf_map__fd(p->wan->maps.xsks_map);
+	return p->xsks ? bpf_map__fd(p->wan->maps.xsks_map) : -ENOENT;
 }
 
 int pxp_dp_fd_prog_wan(const struct pxp_dp_progs *p)

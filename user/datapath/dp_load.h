@@ -20,14 +20,33 @@ struct pxp_dp_progs {
 	struct xdp_session *session;
 	struct tc_wan *tc_wan;
 	struct tc_session *tc_session;
+	bool xsks; /* loaded with PXP_DP_LOAD_XSKS: xsks_map exists */
+};
+
+/* pxp_dp_progs_load() flags. */
+enum {
+	/*
+	 * The programs store their last redirect target for BPF_PROG_TEST_RUN tests (off in
+	 * production: the verifier drops the stores).
+	 */
+	PXP_DP_LOAD_RECORD_REDIRECTS = 1 << 0,
+	/*
+	 * Mode afxdp, and only it: create the XSKMAP and keep the XDP programs' redirect to
+	 * AF_XDP sockets. Without it the objects load on a kernel without XDP sockets.
+	 */
+	PXP_DP_LOAD_XSKS = 1 << 1,
 };
 
 /*
- * Open and load all four objects. record_redirects makes the programs store their last redirect
- * target for BPF_PROG_TEST_RUN tests (off in production: the verifier drops the stores).
- * Returns 0 or -errno; on failure nothing is left loaded.
+ * Open and load all four objects (flags: PXP_DP_LOAD_*). Returns 0 or -errno; on failure
+ * nothing is left loaded.
  */
-int pxp_dp_progs_load(struct pxp_dp_progs *p, bool record_redirects);
+int pxp_dp_progs_load(struct pxp_dp_progs *p, unsigned int flags);
+/*
+ * Does the running kernel have XDP sockets (an XSKMAP can be created; CONFIG_XDP_SOCKETS)?
+ * 1 or 0, or -errno if the probe itself failed.
+ */
+int pxp_dp_kernel_has_xsks(void);
 void pxp_dp_progs_destroy(struct pxp_dp_progs *p);
 
 /* Fds of the shared maps and programs (valid after a successful load). */
@@ -35,6 +54,7 @@ int pxp_dp_fd_sessions(const struct pxp_dp_progs *p);
 int pxp_dp_fd_egress(const struct pxp_dp_progs *p);
 int pxp_dp_fd_counters(const struct pxp_dp_progs *p);
 int pxp_dp_fd_config(const struct pxp_dp_progs *p);
+/* -ENOENT unless loaded with PXP_DP_LOAD_XSKS. */
 int pxp_dp_fd_xsks(const struct pxp_dp_progs *p);
 int pxp_dp_fd_prog_wan(const struct pxp_dp_progs *p);
 int pxp_dp_fd_prog_session(const struct pxp_dp_progs *p);
