@@ -39,8 +39,8 @@ struct dp_session {
 	struct pxp_netdev nd;
 	struct pxp_session rec;
 	struct pxp_session_key key;
-	struct pxp_tc_att tc_egress; /* tc transmit: pxp0's egress, or a netkit pxp0's primary */
-	struct pxp_tc_att tc_peer;   /* tc transmit, veth: the hidden peer's ingress (GSO skbs) */
+	/* tc transmit: the hidden peer's ingress (veth), or a netkit pxp0's primary program */
+	struct pxp_tc_att tc_tx;
 };
 
 struct pxp_dp {
@@ -180,14 +180,13 @@ void pxp_dp_halves_text(const struct pxp_dp *dp, char *buf, size_t len)
 		snprintf(buf, len, "rx afxdp, tx afxdp");
 		return;
 	}
-	snprintf(buf, len, "rx %s (%s%s%s), tx %s (%s)", pxp_dp_half_name(dp->rx),
-		 dp->rx == PXP_DP_HALF_TC ? "" : xdp, dp->rx == PXP_DP_HALF_XDP_PASS ? " + " : "",
-		 dp->rx == PXP_DP_HALF_XDP ? "" : pxp_tc_kind(&dp->wan_tc),
-		 pxp_dp_half_name(dp->tx),
-		 dp->tx == PXP_DP_HALF_TC
-			 ? (dp->nr_sessions ? pxp_tc_kind(&dp->sessions[0].tc_egress)
-					    : "no session yet")
-			 : xdp);
+	snprintf(
+		buf, len, "rx %s (%s%s%s), tx %s (%s)", pxp_dp_half_name(dp->rx),
+		dp->rx == PXP_DP_HALF_TC ? "" : xdp, dp->rx == PXP_DP_HALF_XDP_PASS ? " + " : "",
+		dp->rx == PXP_DP_HALF_XDP ? "" : pxp_tc_kind(&dp->wan_tc), pxp_dp_half_name(dp->tx),
+		dp->tx == PXP_DP_HALF_TC
+			? (dp->nr_sessions ? pxp_tc_kind(&dp->sessions[0].tc_tx) : "no session yet")
+			: xdp);
 }
 
 const char *pxp_dp_mode_name(enum pxp_dp_mode mode)
@@ -581,23 +580,15 @@ free_dp:
 }
 
 /*
- * A tc transmit half on a veth pxp0 meets the session program on pxp0's egress, keyed by
- * pxp0's ifindex. Everywhere else it runs with the hidden peer's: XDP on it, and a netkit
- * hands the skb to its primary program already addressed to the peer (skb->dev).
+ * Rewrite a session's record under both its keys (ds->rec changed): the hidden peer's
+ * ifindex, where every transmit half meets it (a netkit hands its primary program the skb
+ * already addressed to the peer), and the session key.
  */
-static bool keyed_by_netdev(const struct pxp_dp *dp, const struct dp_session *ds)
-{
-	return dp->tx == PXP_DP_HALF_TC && ds->nd.kind == PXP_DP_NETDEV_VETH;
-}
-
-/* Rewrite a session's record under every key it has (ds->rec changed). */
 static int update_records(struct pxp_dp *dp, const struct dp_session *ds)
 {
-	__u32 peer_key = ds->rec.peer_ifindex, netdev_key = (__u32)ds->nd.ifindex;
+	__u32 peer_key = ds->rec.peer_ifindex;
 
 	if (bpf_map_update_elem(pxp_dp_fd_egress(&dp->progs), &peer_key, &ds->rec, BPF_EXIST) ||
-	    (keyed_by_netdev(dp, ds) &&
-	     bpf_map_update_elem(pxp_dp_fd_egress(&dp->progs), &netdev_key, &ds->rec, BPF_EXIST)) ||
 	    bpf_map_update_elem(pxp_dp_fd_sessions(&dp->progs), &ds->key, &ds->rec, BPF_EXIST))
 		return -errno;
 	return 0;
@@ -700,39 +691,24 @@ static int check_session_mtu(const struct pxp_dp *dp, unsigned int mtu)
 }
 
 /*
- * A tc transmit half on a veth: the session program on pxp0's egress and on its hidden
- * peer's ingress (GSO skbs' way), found there by pxp0's own ifindex in pxp_egress beside the
- * hidden peer's. On a netkit: the same program as pxp0's primary program (TSO/GSO are off
- * on it since its creation, so no GSO skb reaches it). Undoes what attach_session_tc did, or
- * part of it.
+ * A tc transmit half on a veth: the session program at the hidden peer's tc ingress, so
+ * that what the stack sends crosses pxp0's own transmit: its qdisc (shaping on pxp0, as on
+ * ppp0), its segmentation (TSO/GSO off on pxp0: only MTU-sized skbs reach the program) and
+ * its counters (ip -s link, status, stats), which a redirect from pxp0's tc egress would
+ * skip. The price is the veth hop (one backlog pass a packet); a netkit pxp0 has none. A
+ * clsact filter, not a tcx link: the peer is ours alone and the filter goes with it, and a
+ * tcx attach waits for an RCU grace period under the RTNL lock, which made an AC's session
+ * set-up 5.8x slower than in mode xdp. On a netkit: the same program as pxp0's primary
+ * program (a link; TSO/GSO off on it since its creation).
  */
-static void detach_session_tc(struct pxp_dp *dp, struct dp_session *ds)
-{
-	__u32 key = (__u32)ds->nd.ifindex;
-
-	if (dp->tx != PXP_DP_HALF_TC)
-		return;
-	pxp_tc_detach(&ds->tc_egress);
-	pxp_tc_detach(&ds->tc_peer);
-	if (keyed_by_netdev(dp, ds))
-		bpf_map_delete_elem(pxp_dp_fd_egress(&dp->progs), &key);
-}
-
 static int attach_session_tc(struct pxp_dp *dp, struct dp_session *ds)
 {
 	int fd = pxp_dp_fd_prog_tc_session(&dp->progs), err;
-	__u32 key = (__u32)ds->nd.ifindex;
 
 	if (ds->nd.kind == PXP_DP_NETDEV_NETKIT)
-		return pxp_tc_attach_netkit(ds->nd.ifindex, fd, &ds->tc_egress);
+		return pxp_tc_attach_netkit(ds->nd.ifindex, fd, &ds->tc_tx);
 	err = pxp_netdev_no_segmentation_offload(&ds->nd);
-	if (bpf_map_update_elem(pxp_dp_fd_egress(&dp->progs), &key, &ds->rec, BPF_NOEXIST))
-		err = err ?: -errno;
-	err = err ?: pxp_tc_attach(ds->nd.peer_ifindex, true, fd, &ds->tc_peer);
-	err = err ?: pxp_tc_attach(ds->nd.ifindex, false, fd, &ds->tc_egress);
-	if (err)
-		detach_session_tc(dp, ds);
-	return err;
+	return err ?: pxp_tc_attach_clsact(ds->nd.peer_ifindex, true, fd, &ds->tc_tx);
 }
 
 int pxp_dp_session_add(struct pxp_dp *dp, const struct pxp_dp_session *s, int *ifindex)
@@ -826,7 +802,7 @@ stop_engine:
 	dp->engine = NULL;
 	write_config(dp, false);
 delete_egress:
-	detach_session_tc(dp, ds);
+	pxp_tc_detach(&ds->tc_tx);
 	bpf_map_delete_elem(pxp_dp_fd_egress(&dp->progs), &peer_key);
 delete_netdev:
 	pxp_netdev_delete(ds->nd.name, ds->nd.kind, ds->nd.ifindex);
@@ -877,11 +853,14 @@ int pxp_dp_session_del(struct pxp_dp *dp, uint16_t session_id)
 		engine_stop(dp->engine);
 		dp->engine = NULL;
 	}
-	detach_session_tc(dp, ds);
+	/* A netkit link's fd is ours to close, now: the netdev may go only at the next flush. */
+	if (ds->tc_tx.netkit)
+		pxp_tc_detach(&ds->tc_tx);
 	/*
 	 * The netdev takes its peer and the peer's program with it: no query of the links
-	 * (libbpf's bpf_xdp_query() dumps every link, thousands on a busy AC). Only a netdev
-	 * left in place loses our program, by the fd we attached, in one targeted request.
+	 * (libbpf's bpf_xdp_query() dumps every link, thousands on a busy AC), no detach that
+	 * waits for a grace period. Only a netdev left in place loses our program, by the fd or
+	 * id we attached, in one targeted request.
 	 */
 	err = -EAGAIN;
 	if (dp->defer_deletes) {
@@ -893,7 +872,9 @@ int pxp_dp_session_del(struct pxp_dp *dp, uint16_t session_id)
 		err = pxp_netdev_delete(ds->nd.name, ds->nd.kind, ds->nd.ifindex);
 	if (err == -ENODEV)
 		err = 0; /* someone deleted it already */
-	else if (err && dp->tx != PXP_DP_HALF_TC)
+	else if (err && dp->tx == PXP_DP_HALF_TC)
+		pxp_tc_detach(&ds->tc_tx);
+	else if (err)
 		detach_attached(ds->nd.peer_ifindex, pxp_dp_fd_prog_session(&dp->progs),
 				dp->xdp_flags);
 	peer_key = ds->rec.peer_ifindex;

@@ -72,6 +72,14 @@ static int clsact_attach(int ifindex, bool ingress, int prog_fd, struct pxp_tc_a
 	return 0;
 }
 
+int pxp_tc_attach_clsact(int ifindex, bool ingress, int prog_fd, struct pxp_tc_att *att)
+{
+	memset(att, 0, sizeof(*att));
+	att->ifindex = ifindex;
+	att->ingress = ingress;
+	return clsact_attach(ifindex, ingress, prog_fd, att);
+}
+
 int pxp_tc_attach(int ifindex, bool ingress, int prog_fd, struct pxp_tc_att *att)
 {
 	int fd, err;

@@ -26,6 +26,13 @@ struct pxp_tc_att {
 /* Attach prog_fd to ifindex's ingress or egress; 0 or -errno. */
 int pxp_tc_attach(int ifindex, bool ingress, int prog_fd, struct pxp_tc_att *att);
 /*
+ * The same as a clsact filter even where the kernel has tcx: for a device that is ours
+ * alone (a session netdev's hidden peer), whose filter goes with the device. A tcx attach
+ * waits for an RCU grace period under the RTNL lock (~15 ms here); a filter in a fresh
+ * clsact qdisc waits at most for an expedited one. 0 or -errno.
+ */
+int pxp_tc_attach_clsact(int ifindex, bool ingress, int prog_fd, struct pxp_tc_att *att);
+/*
  * Attach prog_fd as the primary program of the netkit device ifindex (BPF_LINK_CREATE,
  * BPF_NETKIT_PRIMARY): it runs on the device's transmit. 0 or -errno.
  */
