@@ -12,7 +12,8 @@
 # server column and the address column of the secrets file; no AC;
 # status --json; `down`; the AC's PADT; echo failure when the AC freezes; the adaptive
 # keepalive; --persist across a server restart; kill -9 and restart (stale-session PADT);
-# IPv6CP; 802.1Q; the generic and AF_XDP data paths; --netdev netkit (refused without netkit)
+# IPv6CP; 802.1Q; --mode auto's pick on a veth and its reason in status; the generic and
+# AF_XDP data paths; --netdev netkit (refused without netkit)
 # and auto; SIGINT in the foreground; a PADI
 # flood; bad command lines. Measures the PADI -> IPCP set-up time (median of 5) and the client
 # daemon's RSS. Name cases as arguments to run only those: test_session.sh pap vlan
@@ -417,6 +418,29 @@ test_netdev_auto() {
 	[ "$(netdev_kind)" = veth ] || fail "mode xdp: netdev_kind is '$(netdev_kind)', not veth" || return 1
 }
 
+# --mode auto (the default) on a veth WAN: the auto table's veth row, tc both ways, and the
+# reason in the client's status (text and JSON) and the AC's; then traffic.
+test_mode_auto() {
+	local mode why
+	reset
+	start_server pap || return 1
+	client_up || fail "up failed: $(cat "$PXP_TMP/client.out")" || return 1
+	mode=$(client status wan0 | awk -F': ' '$1 == "  mode" { print $2; exit }')
+	why=$(client status wan0 | sed -n 's/^  mode_reason: //p')
+	[ "$mode" = tc ] || fail "auto on veth picked mode '$mode', not tc" || return 1
+	[[ $why == "auto: veth: "*copies* ]] || fail "status says mode_reason '$why'" || return 1
+	client status wan0 --json | python3 -c '
+import json, sys
+d = json.load(sys.stdin)["datapath"]
+assert d["mode"] == "tc" and d["mode_reason"] == sys.argv[1], d
+assert d["halves"].startswith("rx tc (") and " tx tc (" in d["halves"], d' "$why" ||
+		fail "status --json disagrees with the text" || return 1
+	why=$(server status isp0 | sed -n 's/^datapath_mode_reason: //p')
+	[[ $why == "auto: veth: "*copies* ]] || fail "the AC's status says '$why'" || return 1
+	in_ns "$NS_ROUTER" ping -c 3 -W 2 -i 0.2 100.64.1.1 >/dev/null ||
+		fail "no traffic through the session picked by auto"
+}
+
 test_mode_generic() { session_in_mode generic; }
 test_mode_afxdp() { session_in_mode afxdp; }
 
@@ -611,6 +635,7 @@ if command -v tcpdump >/dev/null; then
 else
 	skip_test session/vlan "tcpdump is missing (make deps installs it)"
 fi
+case_ session/mode_auto test_mode_auto
 case_ session/mode_generic test_mode_generic
 case_ session/mode_afxdp test_mode_afxdp
 case_ session/netdev_netkit test_netdev_netkit

@@ -16,6 +16,7 @@
 #include <linux/if_link.h>
 
 #include "datapath.h"
+#include "dp_auto.h"
 #include "dp_load.h"
 #include "dp_tc.h"
 #include "engine.h"
@@ -45,9 +46,11 @@ struct dp_session {
 
 struct pxp_dp {
 	enum pxp_dp_mode mode;
-	enum pxp_dp_half rx, tx;   /* resolved: never PXP_DP_HALF_DEFAULT */
-	enum pxp_dp_netdev netdev; /* resolved: VETH or NETKIT */
-	__u32 xdp_flags;	   /* XDP_FLAGS_DRV_MODE or XDP_FLAGS_SKB_MODE */
+	enum pxp_dp_half rx, tx;	/* resolved: never PXP_DP_HALF_DEFAULT */
+	enum pxp_dp_netdev netdev;	/* resolved: VETH or NETKIT */
+	enum pxp_dp_netdev auto_netdev; /* what --netdev auto means here (the auto table's) */
+	char reason[192];		/* why this mode: the auto table's row, or "asked for" */
+	__u32 xdp_flags;		/* XDP_FLAGS_DRV_MODE or XDP_FLAGS_SKB_MODE */
 	struct pxp_wan_info wan;
 	char wan_name[IF_NAMESIZE];
 	uint16_t vlan_tci;
@@ -127,6 +130,8 @@ int pxp_dp_set_netdev(struct pxp_dp *dp, enum pxp_dp_netdev kind)
 		return -EINVAL;
 	if (dp->nr_sessions)
 		return -EBUSY;
+	if (kind == PXP_DP_NETDEV_AUTO)
+		kind = dp->auto_netdev; /* AUTO unless the auto table's row names a kind */
 	if (kind == PXP_DP_NETDEV_VETH || (kind == PXP_DP_NETDEV_AUTO && !halves_fit_netkit(dp))) {
 		dp->netdev = PXP_DP_NETDEV_VETH;
 		return 0;
@@ -210,6 +215,63 @@ int pxp_dp_mode_parse(const char *name, enum pxp_dp_mode *mode)
 enum pxp_dp_mode pxp_dp_mode(const struct pxp_dp *dp)
 {
 	return dp->mode;
+}
+
+const char *pxp_dp_mode_reason(const struct pxp_dp *dp)
+{
+	return dp->reason;
+}
+
+/*
+ * Does ifindex's driver run XDP natively? Attaches a program that passes everything in
+ * driver mode and takes it off again. 1 or 0; 1 if an XDP program is there already (the
+ * real attach then says whose).
+ */
+static int native_xdp_probe(int ifindex)
+{
+	const struct bpf_insn pass[] = {
+		{ .code = BPF_ALU64 | BPF_MOV | BPF_K, .dst_reg = BPF_REG_0, .imm = XDP_PASS },
+		{ .code = BPF_JMP | BPF_EXIT },
+	};
+	int fd, err;
+
+	fd = bpf_prog_load(BPF_PROG_TYPE_XDP, "pxp_probe", "GPL", pass, 2, NULL);
+	if (fd < 0)
+		return 0;
+	err = bpf_xdp_attach(ifindex, fd, XDP_FLAGS_DRV_MODE | XDP_FLAGS_UPDATE_IF_NOEXIST, NULL);
+	if (!err)
+		bpf_xdp_detach(ifindex, XDP_FLAGS_DRV_MODE, NULL);
+	close(fd);
+	return !err || err == -EBUSY || err == -EEXIST;
+}
+
+/*
+ * --mode auto: the auto table's row for the WAN port's driver gives the mode and the halves
+ * not asked for (dp_auto.c), and the reason status prints.
+ */
+static void pick_auto(struct pxp_dp *dp, enum pxp_dp_mode *mode, enum pxp_dp_half *rx,
+		      enum pxp_dp_half *tx)
+{
+	const struct pxp_dp_auto *a;
+	char driver[32];
+	int native = -1;
+
+	if (pxp_wan_driver(dp->wan_name, driver, sizeof(driver)))
+		driver[0] = '\0'; /* unnamed: the classes decide */
+	a = pxp_dp_auto_pick(driver, native);
+	if (!a) {
+		native = native_xdp_probe(dp->wan.ifindex);
+		a = pxp_dp_auto_pick(driver, native);
+	}
+	*mode = a->mode;
+	*rx = *rx != PXP_DP_HALF_DEFAULT ? *rx : a->rx;
+	*tx = *tx != PXP_DP_HALF_DEFAULT ? *tx : a->tx;
+	dp->auto_netdev = a->netdev;
+	snprintf(dp->reason, sizeof(dp->reason), "auto: %s%s: %s", driver[0] ? driver : "a driver",
+		 native < 0 ? ""
+		 : native   ? " has native XDP"
+			    : " has no native XDP",
+		 a->why);
 }
 
 uint64_t pxp_dp_umem_bytes(const struct pxp_dp *dp)
@@ -421,7 +483,7 @@ static int detach_attached(int ifindex, int prog_fd, __u32 flags)
 	return bpf_xdp_detach(ifindex, flags | XDP_FLAGS_REPLACE, &opts);
 }
 
-/* Attach the WAN program in the mode asked for; AUTO and AFXDP try native first. */
+/* Attach the WAN program in the mode asked for; AFXDP tries native first. */
 static int attach_wan(struct pxp_dp *dp, enum pxp_dp_mode mode)
 {
 	int fd = pxp_dp_fd_prog_wan(&dp->progs), err;
@@ -450,7 +512,8 @@ static void log_attached(const struct pxp_dp *dp)
 	char halves[64];
 
 	pxp_dp_halves_text(dp, halves, sizeof(halves));
-	pxp_info("data path on %s: %s (%s)", dp->wan_name, pxp_dp_mode_name(dp->mode), halves);
+	pxp_info("data path on %s: %s (%s), %s", dp->wan_name, pxp_dp_mode_name(dp->mode), halves,
+		 dp->reason);
 }
 
 static enum pxp_dp_half resolve_half(enum pxp_dp_half half, enum pxp_dp_mode mode)
@@ -493,15 +556,20 @@ int pxp_dp_attach_halves(struct pxp_dp **dpp, const char *wan_ifname, enum pxp_d
 	snprintf(dp->wan_name, sizeof(dp->wan_name), "%s", wan_ifname);
 	dp->vlan_tci = vlan_id;
 	dp->netdev = PXP_DP_NETDEV_VETH;
-	dp->rx = resolve_half(rx, mode);
-	dp->tx = resolve_half(tx, mode);
-	/* The XDP flavour of an XDP half that the WAN's attachment does not settle. */
-	dp->xdp_flags = mode == PXP_DP_GENERIC ? XDP_FLAGS_SKB_MODE : XDP_FLAGS_DRV_MODE;
 	err = pxp_wan_info_get(wan_ifname, &dp->wan);
 	if (err) {
 		pxp_err("WAN port %s: %s", wan_ifname, strerror(-err));
 		goto free_dp;
 	}
+	if (mode == PXP_DP_AUTO)
+		pick_auto(dp, &mode, &rx, &tx);
+	else
+		snprintf(dp->reason, sizeof(dp->reason), "asked for (--mode %s)",
+			 pxp_dp_mode_name(mode));
+	dp->rx = resolve_half(rx, mode);
+	dp->tx = resolve_half(tx, mode);
+	/* The XDP flavour of an XDP half that the WAN's attachment does not settle. */
+	dp->xdp_flags = mode == PXP_DP_GENERIC ? XDP_FLAGS_SKB_MODE : XDP_FLAGS_DRV_MODE;
 	dp->retire_group = PXP_DP_RETIRE_GROUP_BASE + (uint32_t)(dp->wan.ifindex & 0xffff);
 	/* tc sees the tag the stack moved out of the frame; XDP sees only what is in it. */
 	if (vlan_id && dp->rx != PXP_DP_HALF_TC) {
@@ -533,9 +601,7 @@ int pxp_dp_attach_halves(struct pxp_dp **dpp, const char *wan_ifname, enum pxp_d
 			goto destroy_progs;
 		}
 		dp->wan_prog_id = dp->wan_tc.prog_id;
-		dp->mode = mode != PXP_DP_AUTO	      ? mode
-			   : dp->tx == PXP_DP_HALF_TC ? PXP_DP_TC
-						      : PXP_DP_XDP;
+		dp->mode = mode;
 		log_attached(dp);
 		*dpp = dp;
 		return 0;
