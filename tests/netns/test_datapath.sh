@@ -21,7 +21,9 @@
 # counted and dropped, someone else's tc filter and XDP program on the WAN port survive, and
 # a clsact filter of ours (what a crash leaves where there is no tcx) is cleaned up.
 # The halves mixed (--rx tc with XDP sending, --rx xdp with tc sending, --rx xdp-pass with
-# the WAN port's GRO coalescing what XDP decapsulated): a shorter pass.
+# the WAN port's GRO coalescing what XDP decapsulated): a shorter pass. Mode tc with the
+# clsact filters of kernels without tcx, forced here (tc_clsact): the shorter pass, the
+# filter in wan0's clsact qdisc, and kill -9 leaving it for the clean-up.
 #
 # usage: test_datapath.sh [MODE...]   (default: every mode; a variant runs with its mode)
 PXP_NS_PREFIX=${PXP_NS_PREFIX:-pxx$$-}
@@ -260,12 +262,16 @@ test_kill9_cleanup() {
 	local out=$PXP_TMP/holder-kill9.out
 	rm -f "$out"
 	ip netns exec "$NS_ROUTER" "$DP_TOOL" up --wan wan0 --sid $SID \
-		--peer-mac 02:00:00:00:00:01 --ifname pxp0 --mode "$MODE" >"$out" 2>&1 &
+		--peer-mac 02:00:00:00:00:01 --ifname pxp0 --mode "$MODE" $END_ARGS >"$out" 2>&1 &
 	local pid=$!
 	wait_for 10 grep -q '^ready' "$out" || fail "holder did not start: $(cat "$out")" || return 1
 	kill9_and_wait $pid
 	wait $pid 2>/dev/null
-	if [ "$MODE" = tc ]; then
+	if [[ $END_ARGS == *--tc-clsact* ]]; then
+		# A clsact filter outlives its holder: the cleanup's to remove, by name.
+		ours_on "$NS_ROUTER" wan0 || fail "kill -9 left no clsact filter (proves nothing)" ||
+			return 1
+	elif [ "$MODE" = tc ]; then
 		# A tcx link goes with the holder's last fd: nothing can black-hole the WAN.
 		! ours_on "$NS_ROUTER" wan0 || fail "kill -9 left the tc program on wan0" ||
 			return 1
@@ -504,6 +510,15 @@ wan_gro() { # on|off: GRO on both WAN veths, as a NIC has it
 	ip netns exec "$NS_ISP" ethtool -K isp0 gro "$1" >/dev/null
 }
 
+# --tc-clsact: the WAN's program is a filter of ours in wan0's clsact qdisc, not a tcx link.
+test_wan_is_clsact() {
+	in_ns "$NS_ROUTER" tc filter show dev wan0 ingress | grep -q 'pxp_tc_wan' ||
+		fail "no pxp_tc_wan filter in wan0's clsact: $(in_ns "$NS_ROUTER" tc filter show dev wan0 ingress)" ||
+		return 1
+	grep -q 'rx tc (clsact)' "$PXP_TMP/holder-$NS_ROUTER.out" ||
+		fail "the holder says $(cat "$PXP_TMP/holder-$NS_ROUTER.out")"
+}
+
 # variant LABEL MODE TOOL_ARGS [WAN_GRO]: a shorter pass with extra options on both ends.
 variant() {
 	LABEL=$1 MODE=$2 END_ARGS=$3
@@ -523,7 +538,9 @@ variant() {
 	run_test "datapath/$LABEL/mss_clamp_on_wire" test_mss_clamp_on_wire
 	case $END_ARGS in *--cpus*) run_test "datapath/$LABEL/cpumap_used" test_cpumap_used ;; esac
 	case $END_ARGS in *xdp-pass*) run_test "datapath/$LABEL/gro_coalesced" test_gro_coalesced ;; esac
+	case $END_ARGS in *--tc-clsact*) run_test "datapath/$LABEL/wan_is_clsact" test_wan_is_clsact ;; esac
 	run_test "datapath/$LABEL/teardown_detaches" test_teardown
+	case $END_ARGS in *--tc-clsact*) run_test "datapath/$LABEL/kill9_then_cleanup" test_kill9_cleanup ;; esac
 	[ -n "${4:-}" ] && wan_gro off
 }
 
@@ -538,6 +555,8 @@ variant tc_vlan100 tc "--vlan 100 --vlan-pcp 5"
 # XDP sending into a veth whose other end runs no XDP program needs GRO there (DESIGN.md).
 variant rx_tc_tx_xdp xdp "--rx tc" wan_gro
 variant rx_xdp_tx_tc tc "--rx xdp"
+# The clsact fallback of kernels without tcx (Debian 12's 6.1), forced where tcx exists.
+variant tc_clsact tc "--tc-clsact"
 # XDP decapsulates and passes, the WAN port's GRO coalesces, tc redirects into pxp0.
 variant rx_xdppass_tx_tc tc "--rx xdp-pass" wan_gro
 [ -f "$PXP_TMP/throughput" ] && sed 's/^/# /' "$PXP_TMP/throughput" >&2

@@ -37,6 +37,11 @@ int pxp_tc_attach_clsact(int ifindex, bool ingress, int prog_fd, struct pxp_tc_a
  * BPF_NETKIT_PRIMARY): it runs on the device's transmit. 0 or -errno.
  */
 int pxp_tc_attach_netkit(int ifindex, int prog_fd, struct pxp_tc_att *att);
+/*
+ * For tests: pxp_tc_attach makes clsact filters even where the kernel has tcx, so that the
+ * fallback of older kernels (OpenWrt 24.10's 6.6 has tcx, Debian 12's 6.1 has not) runs here.
+ */
+void pxp_tc_force_clsact(bool on);
 /* Detach what att holds (nothing if zeroed or detached already). */
 void pxp_tc_detach(struct pxp_tc_att *att);
 /*
