@@ -1,13 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Encapsulation in mode tc, on the skb: attached as tc egress on pxp0 itself (what the stack
- * sends is encapsulated and redirected to the WAN port's egress, no veth hop) and as tc
- * ingress on pxp0's hidden peer. A GSO skb cannot be encapsulated whole (the kernel has no
- * PPPoE segmentation: each segment needs its own PPPoE length), and tc egress runs before
- * the transmit path segments it, so on pxp0 a GSO skb continues (TC_ACT_OK) into pxp0's
- * transmit, which segments it (TSO/GSO off on pxp0), and each segment meets this program
- * again on the hidden peer. Nothing larger than the session MTU leaves. Same parser, checks,
- * header writer, MSS clamp and counters as bpf/xdp_session.bpf.c.
+ * Encapsulation in mode tc, on the skb: attached as tc ingress on pxp0's hidden peer, so that
+ * what the stack sends has crossed pxp0's own transmit (its qdisc, its counters), or as a
+ * netkit pxp0's primary program (in its transmit). Either way pxp0's transmit has segmented
+ * a GSO skb (TSO/GSO off on pxp0): the kernel has no PPPoE segmentation (each segment needs
+ * its own PPPoE length), so a GSO skb here would leave as a superpacket and is dropped.
+ * Nothing larger than the session MTU leaves. Same parser, checks, header writer, MSS clamp
+ * and counters as bpf/xdp_session.bpf.c.
  */
 #include <linux/bpf.h>
 #include <linux/pkt_cls.h>
@@ -36,17 +35,11 @@ int pxp_tc_session(struct __sk_buff *skb)
 		pxp_count(cnt, PXP_CNT_DROP_NO_SESSION);
 		return TC_ACT_SHOT;
 	}
+	pxp_count(cnt, PXP_CNT_TX);
 	if (skb->gso_size) {
-		if (ifindex != s->peer_ifindex) {
-			pxp_count(cnt, PXP_CNT_GSO_VIA_PEER);
-			return TC_ACT_OK;
-		}
-		/* Past pxp0's segmentation and still GSO: it would leave as a superpacket. */
-		pxp_count(cnt, PXP_CNT_TX);
 		pxp_count(cnt, PXP_CNT_DROP_TOO_BIG);
 		return TC_ACT_SHOT;
 	}
-	pxp_count(cnt, PXP_CNT_TX);
 	pxp_skb_pull_headers(skb);
 	data = (void *)(long)skb->data;
 	data_end = (void *)(long)skb->data_end;

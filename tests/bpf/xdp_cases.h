@@ -473,8 +473,9 @@ static void build_table(void)
 	stack_frame(&c->in, false, &udp);
 	c->in.b[14 + 2] = 0x04; /* total length 0x04xx */
 
-	/* Mode tc: a GSO skb on pxp0 goes on to be segmented there, then meets the peer's copy. */
-	c = add_pass("session_tc_gso_left_to_segmentation", PROG_SESSION, PXP_CNT_GSO_VIA_PEER);
+	/* Mode tc: pxp0's transmit segments GSO skbs before the program; one still GSO would
+	 * leave as a superpacket. */
+	c = add("session_tc_gso_dropped", PROG_SESSION, XDP_DROP, PXP_CNT_DROP_TOO_BIG);
 	c->tc_only = "GSO skbs exist only for the tc programs";
 	c->xdp_only = c->tc_only;
 	c->gso_size = 1400;

@@ -31,6 +31,9 @@ RUN_S2=$PXP_TMP/run-server2
 NS_ISP3=${PXP_NS_PREFIX}isp3
 RUN_S3=$PXP_TMP/run-server3
 SECRETS=$PXP_TMP/secrets
+# The crash cases look for the XDP program a dead daemon leaves on its port (in mode tc the
+# port's tcx link goes with the daemon): every daemon here runs mode xdp, not auto's pick.
+M="--mode xdp"
 
 client() { in_ns "$NS_ROUTER" env PPPOE_XP_RUN_DIR="$RUN_C" "$B" "$@"; }
 server() { in_ns "$NS_ISP" env PPPOE_XP_RUN_DIR="$RUN_S" "$B" "$@"; }
@@ -48,9 +51,9 @@ xdp_on() { in_ns "$NS_ROUTER" ip link show "$1" | grep -q 'prog/xdp'; }
 
 start_servers() {
 	local out=$PXP_TMP/server.out
-	server server isp0 --local 100.64.1.1 --pool 100.64.1.0/24 --auth pap \
+	server server isp0 --local 100.64.1.1 --pool 100.64.1.0/24 --auth pap $M \
 		--secrets "$SECRETS" --dns 198.51.100.53 --keepalive "3 1" >"$out" 2>&1 &&
-		server2 server isp2 --local 100.64.2.1 --pool 100.64.2.0/24 --auth pap \
+		server2 server isp2 --local 100.64.2.1 --pool 100.64.2.0/24 --auth pap $M \
 			--secrets "$SECRETS" --keepalive "3 1" >>"$out" 2>&1 ||
 		fail "server did not start: $(cat "$out")"
 }
@@ -58,7 +61,7 @@ start_servers() {
 up() { # IFACE [options]: output in $PXP_TMP/up-IFACE.out
 	local port=$1
 	shift
-	client up "$port" --user alice --password secret1 --keepalive "3 1" "$@" \
+	client up "$port" --user alice --password secret1 --keepalive "3 1" $M "$@" \
 		>"$PXP_TMP/up-$port.out" 2>&1
 }
 
@@ -193,7 +196,7 @@ test_kill9_down() {
 }
 
 ac1() { # [extra options]: AC 1 on isp0, output in $PXP_TMP/ac1.out
-	server server isp0 --local 100.64.1.1 --pool 100.64.1.0/24 --auth pap \
+	server server isp0 --local 100.64.1.1 --pool 100.64.1.0/24 --auth pap $M \
 		--secrets "$SECRETS" --keepalive "3 1" "$@" >"$PXP_TMP/ac1.out" 2>&1
 }
 ac_netdevs() { in_ns "$NS_ISP" ip -br link show | sed -n 's/^\(pxs[0-9]*\)@.*/\1/p' | sort | tr '\n' ' '; }
@@ -214,7 +217,7 @@ test_server_second() {
 	rc=$?
 	[ $rc -eq 6 ] && grep -q "already runs on isp0" "$PXP_TMP/ac1.out" ||
 		fail "a second AC on isp0: exit $rc: $(cat "$PXP_TMP/ac1.out")" || return 1
-	server server ispc0 --local 100.64.3.1 --pool 100.64.3.0/24 --auth none \
+	server server ispc0 --local 100.64.3.1 --pool 100.64.3.0/24 --auth none $M \
 		>"$PXP_TMP/ac1b.out" 2>&1
 	rc=$?
 	[ $rc -eq 6 ] && grep -q "server already runs on isp0 (pid $pid) in this network namespace" \
@@ -232,9 +235,9 @@ test_server_second() {
 ac_and_neighbour_up() {
 	reset
 	start_servers || return 1
-	server3 server isp3 --local 100.64.3.1 --pool 100.64.3.0/24 --auth pap --secrets "$SECRETS" \
+	server3 server isp3 --local 100.64.3.1 --pool 100.64.3.0/24 --auth pap $M --secrets "$SECRETS" \
 		>"$PXP_TMP/ac3.out" 2>&1 || fail "AC 3 did not start: $(cat "$PXP_TMP/ac3.out")" || return 1
-	isp_client up ispc0 --user alice --password secret1 --ifname pxs77 >"$PXP_TMP/up-ispc0.out" 2>&1 ||
+	isp_client up ispc0 --user alice --password secret1 --ifname pxs77 $M >"$PXP_TMP/up-ispc0.out" 2>&1 ||
 		fail "up ispc0 failed: $(cat "$PXP_TMP/up-ispc0.out")" || return 1
 	PXS77=$(isp_ifindex pxs77)
 	up wan0 || fail "up wan0 failed: $(cat "$PXP_TMP/up-wan0.out")" || return 1

@@ -7,8 +7,8 @@
 #   router ================ isp
 #   wan0   PPPoE   pxp0     isp0  pxs<N>   (pppoe-xp server: its sessions come and go)
 #
-# Cases: client (after every `down`: no pxp netdev, no XDP program on wan0, the program that
-# was attached and its maps freed, the run directory empty; the project pins nothing, so a
+# Cases: client (after every `down`: no pxp netdev, no XDP program on wan0, the WAN program
+# that was attached (XDP or tc, whichever --mode auto picked) and its maps freed, the run directory empty; the project pins nothing, so a
 # program or map outliving its last fd and attachment would be a kernel-side leak, which
 # the freed ids rule out); ac (after the cycles, against a baseline taken after two warm-up
 # cycles: no session listed, no session netdev left, the same open files, the same BPF
@@ -98,8 +98,9 @@ cycle() {
 		fail "cycle $i: up failed: $(cat "$PXP_TMP/up.out")" || return 1
 	in_ns "$NS_ROUTER" ping -c 1 -W 2 100.64.1.1 >/dev/null ||
 		fail "cycle $i: no traffic through the session" || return 1
-	prog=$(xdp_prog_id)
-	[ -n "$prog" ] || fail "cycle $i: no XDP program on wan0 while up" || return 1
+	# The WAN program, XDP or tc (--mode auto's pick), as the instance record names it.
+	prog=$(sed -n 's/^wan_prog_id //p' "$RUN_C/wan0.session")
+	[ "${prog:-0}" != 0 ] || fail "cycle $i: no WAN program while up" || return 1
 	maps=$(bpftool prog show id "$prog" | sed -n 's/.*map_ids \([0-9,]*\).*/\1/p' | tr , ' ')
 	client down wan0 >"$PXP_TMP/down.out" 2>&1 ||
 		fail "cycle $i: down failed: $(cat "$PXP_TMP/down.out")" || return 1
@@ -107,7 +108,7 @@ cycle() {
 		fail "cycle $i: a pxp netdev left after down: $(ip -n "$NS_ROUTER" -br link)" || return 1
 	[ -z "$(xdp_prog_id)" ] || fail "cycle $i: an XDP program left on wan0 after down" || return 1
 	# Freed once the daemon's last fd is closed: it may still be exiting.
-	wait_for 10 bpf_gone prog "$prog" || fail "cycle $i: XDP program $prog not freed after down" ||
+	wait_for 10 bpf_gone prog "$prog" || fail "cycle $i: WAN program $prog not freed after down" ||
 		return 1
 	for m in $maps; do
 		wait_for 10 bpf_gone map "$m" ||

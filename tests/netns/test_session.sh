@@ -12,8 +12,9 @@
 # server column and the address column of the secrets file; no AC;
 # status --json; `down`; the AC's PADT; echo failure when the AC freezes; the adaptive
 # keepalive; --persist across a server restart; kill -9 and restart (stale-session PADT);
-# IPv6CP; 802.1Q; the generic and AF_XDP data paths; a kernel without AF_XDP sockets (afxdp
-# refused, auto up); --netdev netkit (refused without netkit)
+# IPv6CP; 802.1Q; --mode auto's pick on a veth and its reason in status; the generic and
+# AF_XDP data paths; a kernel without AF_XDP sockets (afxdp refused, xdp up); --netdev netkit
+# (refused without netkit)
 # and auto; SIGINT in the foreground; a PADI
 # flood; bad command lines. Measures the PADI -> IPCP set-up time (median of 5) and the client
 # daemon's RSS. Name cases as arguments to run only those: test_session.sh pap vlan
@@ -316,18 +317,20 @@ rx_vlan_offload() {
 # 802.1Q on the wire (the kernel here has no VLAN devices: tags are ours end to end).
 # A NIC that strips tags (rx-vlan-offload) hides them from XDP; veth strips nothing but
 # has the switch, so what is checked is that both daemons turn it off, and `down` back on.
+# Mode xdp on both ends: a tc receive half (auto's pick on a veth) reads the tag the stack
+# moved out of the frame and leaves the offload on (test_datapath.sh tc_vlan100).
 test_vlan() {
 	local dump
 	reset
 	[ "$(rx_vlan_offload)" = "wan0 on isp0 on " ] ||
 		fail "precondition: rx-vlan-offload on the veths: $(rx_vlan_offload)" || return 1
-	start_server pap --vlan 7 || return 1
+	start_server pap --vlan 7 --mode xdp || return 1
 	# Discovery frames, sent by the daemon's raw socket (the data path's frames are checked
 	# in test_express_path.sh's vlan_pcp_data).
 	capture_start "$NS_ISP" "$PXP_TMP/vlan.txt" -nei isp0 -c 1 'vlan 7 and ether proto 0x8863' ||
 		return 1
 	dump=$CAPTURE_PID
-	client_up --vlan 7 --vlan-pcp 3 || fail "up failed: $(cat "$PXP_TMP/client.out")" || return 1
+	client_up --vlan 7 --vlan-pcp 3 --mode xdp || fail "up failed: $(cat "$PXP_TMP/client.out")" || return 1
 	in_ns "$NS_ROUTER" ping -c 2 -W 2 -i 0.2 100.64.1.1 >/dev/null ||
 		fail "no traffic through the tagged session" || return 1
 	wait $dump
@@ -422,8 +425,7 @@ test_netdev_auto() {
 
 # A kernel without XDP sockets (CONFIG_XDP_SOCKETS off, as OpenWrt's stock kernels; the
 # client runs under no_xsks.so): --mode afxdp is refused at start naming what the kernel
-# lacks (exit 4, EXIT_NO_KERNEL_SUPPORT), leaving nothing behind; --mode auto comes up in
-# mode xdp, carries traffic, and neither holds nor uses an XSKMAP.
+# lacks (exit 4, EXIT_NO_KERNEL_SUPPORT), leaving nothing behind; --mode xdp comes up (auto would take tc on a veth, which has no XSKMAP anyway), carries traffic, and neither holds nor uses an XSKMAP.
 test_no_xsk_kernel() {
 	local rc mode progs ids
 	reset
@@ -440,17 +442,40 @@ test_no_xsk_kernel() {
 	! in_ns "$NS_ROUTER" ip link show wan0 | grep -q prog/xdp ||
 		fail "an XDP program was left on wan0" || return 1
 	CLIENT_ENV=("${PXP_NO_XSKS_ENV[@]}")
-	client_up
+	client_up --mode xdp
 	rc=$?
 	CLIENT_ENV=()
-	[ $rc = 0 ] || fail "up (--mode auto) exited $rc: $(cat "$PXP_TMP/client.out")" || return 1
+	[ $rc = 0 ] || fail "up --mode xdp exited $rc: $(cat "$PXP_TMP/client.out")" || return 1
 	mode=$(client status wan0 | awk -F': ' '$1 == "  mode" { print $2; exit }')
-	[ "$mode" = xdp ] || fail "--mode auto picked '$mode', not xdp" || return 1
+	[ "$mode" = xdp ] || fail "--mode xdp runs as '$mode'" || return 1
 	in_ns "$NS_ROUTER" ping -c 3 -W 2 -i 0.2 100.64.1.1 >/dev/null ||
 		fail "no traffic through the session" || return 1
 	read -r progs ids <<<"$(pid_xskmaps "$(status_get client pid)")"
 	[ "${progs:-0}" -ge 4 ] || fail "${progs:-no} BPF programs seen in the client" || return 1
 	[ -z "$ids" ] || fail "the client has XSKMAP $ids"
+}
+
+# --mode auto (the default) on a veth WAN: the auto table's veth row, tc both ways, and the
+# reason in the client's status (text and JSON) and the AC's; then traffic.
+test_mode_auto() {
+	local mode why
+	reset
+	start_server pap || return 1
+	client_up || fail "up failed: $(cat "$PXP_TMP/client.out")" || return 1
+	mode=$(client status wan0 | awk -F': ' '$1 == "  mode" { print $2; exit }')
+	why=$(client status wan0 | sed -n 's/^  mode_reason: //p')
+	[ "$mode" = tc ] || fail "auto on veth picked mode '$mode', not tc" || return 1
+	[[ $why == "auto: veth: "*copies* ]] || fail "status says mode_reason '$why'" || return 1
+	client status wan0 --json | python3 -c '
+import json, sys
+d = json.load(sys.stdin)["datapath"]
+assert d["mode"] == "tc" and d["mode_reason"] == sys.argv[1], d
+assert d["halves"].startswith("rx tc (") and " tx tc (" in d["halves"], d' "$why" ||
+		fail "status --json disagrees with the text" || return 1
+	why=$(server status isp0 | sed -n 's/^datapath_mode_reason: //p')
+	[[ $why == "auto: veth: "*copies* ]] || fail "the AC's status says '$why'" || return 1
+	in_ns "$NS_ROUTER" ping -c 3 -W 2 -i 0.2 100.64.1.1 >/dev/null ||
+		fail "no traffic through the session picked by auto"
 }
 
 test_mode_generic() { session_in_mode generic; }
@@ -647,6 +672,7 @@ if command -v tcpdump >/dev/null; then
 else
 	skip_test session/vlan "tcpdump is missing (make deps installs it)"
 fi
+case_ session/mode_auto test_mode_auto
 case_ session/mode_generic test_mode_generic
 case_ session/mode_afxdp test_mode_afxdp
 case_ session/no_xsk_kernel test_no_xsk_kernel

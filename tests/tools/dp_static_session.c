@@ -6,7 +6,8 @@
  *   dp_static_session up --wan IF --sid N --peer-mac MAC [--ifname NAME] [--mtu N]
  *                        [--mode auto|xdp|generic|afxdp|tc] [--rx xdp|tc] [--tx xdp|tc]
  *                        [--vlan VID] [--vlan-pcp 0..7] [--cpus N] [--mtu-on-usr1 N]
- *                        [--no-mss-clamp]
+ *                        [--no-mss-clamp] [--tc-clsact]
+ *       (--tc-clsact: tc programs as clsact filters where the kernel has tcx)
  *       attach, add the session, print "ready IFINDEX MODE HALVES", hold until SIGTERM/SIGINT,
  *       then detach everything; on SIGUSR1 set the session MTU to N (prints "mtu N: ok")
  *   dp_static_session stats --wan IF
@@ -25,6 +26,7 @@
 
 #include "datapath.h"
 #include "dp_load.h"
+#include "dp_tc.h"
 #include "pxp_maps.h"
 
 struct options {
@@ -41,6 +43,7 @@ struct options {
 	long cpus;
 	long mtu_after;
 	int mss_clamp;
+	int tc_clsact; /* the WAN's tc program as a clsact filter where the kernel has tcx */
 };
 
 static volatile sig_atomic_t stop, change_mtu;
@@ -69,6 +72,7 @@ static int parse(int argc, char **argv, struct options *o)
 		{ "mtu-on-usr1", required_argument, NULL, 'u' },
 		{ "rx", required_argument, NULL, 'R' },
 		{ "tx", required_argument, NULL, 'T' },
+		{ "tc-clsact", no_argument, NULL, 'C' },
 		{ NULL, 0, NULL, 0 },
 	};
 	int c;
@@ -118,6 +122,9 @@ static int parse(int argc, char **argv, struct options *o)
 		case 'T':
 			o->tx = optarg;
 			break;
+		case 'C':
+			o->tc_clsact = 1;
+			break;
 		default:
 			return -EINVAL;
 		}
@@ -160,6 +167,7 @@ static int cmd_up(const struct options *o)
 	signal(SIGTERM, on_signal);
 	signal(SIGINT, on_signal);
 	signal(SIGUSR1, on_signal);
+	pxp_tc_force_clsact(o->tc_clsact);
 	err = pxp_dp_attach_halves(&dp, o->wan, mode, rx, tx, (uint16_t)o->vlan);
 	if (err)
 		return err;

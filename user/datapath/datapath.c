@@ -16,6 +16,7 @@
 #include <linux/if_link.h>
 
 #include "datapath.h"
+#include "dp_auto.h"
 #include "dp_load.h"
 #include "dp_tc.h"
 #include "engine.h"
@@ -39,15 +40,17 @@ struct dp_session {
 	struct pxp_netdev nd;
 	struct pxp_session rec;
 	struct pxp_session_key key;
-	struct pxp_tc_att tc_egress; /* tc transmit: pxp0's egress, or a netkit pxp0's primary */
-	struct pxp_tc_att tc_peer;   /* tc transmit, veth: the hidden peer's ingress (GSO skbs) */
+	/* tc transmit: the hidden peer's ingress (veth), or a netkit pxp0's primary program */
+	struct pxp_tc_att tc_tx;
 };
 
 struct pxp_dp {
 	enum pxp_dp_mode mode;
-	enum pxp_dp_half rx, tx;   /* resolved: never PXP_DP_HALF_DEFAULT */
-	enum pxp_dp_netdev netdev; /* resolved: VETH or NETKIT */
-	__u32 xdp_flags;	   /* XDP_FLAGS_DRV_MODE or XDP_FLAGS_SKB_MODE */
+	enum pxp_dp_half rx, tx;	/* resolved: never PXP_DP_HALF_DEFAULT */
+	enum pxp_dp_netdev netdev;	/* resolved: VETH or NETKIT */
+	enum pxp_dp_netdev auto_netdev; /* what --netdev auto means here (the auto table's) */
+	char reason[192];		/* why this mode: the auto table's row, or "asked for" */
+	__u32 xdp_flags;		/* XDP_FLAGS_DRV_MODE or XDP_FLAGS_SKB_MODE */
 	struct pxp_wan_info wan;
 	char wan_name[IF_NAMESIZE];
 	uint16_t vlan_tci;
@@ -127,6 +130,8 @@ int pxp_dp_set_netdev(struct pxp_dp *dp, enum pxp_dp_netdev kind)
 		return -EINVAL;
 	if (dp->nr_sessions)
 		return -EBUSY;
+	if (kind == PXP_DP_NETDEV_AUTO)
+		kind = dp->auto_netdev; /* AUTO unless the auto table's row names a kind */
 	if (kind == PXP_DP_NETDEV_VETH || (kind == PXP_DP_NETDEV_AUTO && !halves_fit_netkit(dp))) {
 		dp->netdev = PXP_DP_NETDEV_VETH;
 		return 0;
@@ -180,14 +185,13 @@ void pxp_dp_halves_text(const struct pxp_dp *dp, char *buf, size_t len)
 		snprintf(buf, len, "rx afxdp, tx afxdp");
 		return;
 	}
-	snprintf(buf, len, "rx %s (%s%s%s), tx %s (%s)", pxp_dp_half_name(dp->rx),
-		 dp->rx == PXP_DP_HALF_TC ? "" : xdp, dp->rx == PXP_DP_HALF_XDP_PASS ? " + " : "",
-		 dp->rx == PXP_DP_HALF_XDP ? "" : pxp_tc_kind(&dp->wan_tc),
-		 pxp_dp_half_name(dp->tx),
-		 dp->tx == PXP_DP_HALF_TC
-			 ? (dp->nr_sessions ? pxp_tc_kind(&dp->sessions[0].tc_egress)
-					    : "no session yet")
-			 : xdp);
+	snprintf(
+		buf, len, "rx %s (%s%s%s), tx %s (%s)", pxp_dp_half_name(dp->rx),
+		dp->rx == PXP_DP_HALF_TC ? "" : xdp, dp->rx == PXP_DP_HALF_XDP_PASS ? " + " : "",
+		dp->rx == PXP_DP_HALF_XDP ? "" : pxp_tc_kind(&dp->wan_tc), pxp_dp_half_name(dp->tx),
+		dp->tx == PXP_DP_HALF_TC
+			? (dp->nr_sessions ? pxp_tc_kind(&dp->sessions[0].tc_tx) : "no session yet")
+			: xdp);
 }
 
 const char *pxp_dp_mode_name(enum pxp_dp_mode mode)
@@ -211,6 +215,63 @@ int pxp_dp_mode_parse(const char *name, enum pxp_dp_mode *mode)
 enum pxp_dp_mode pxp_dp_mode(const struct pxp_dp *dp)
 {
 	return dp->mode;
+}
+
+const char *pxp_dp_mode_reason(const struct pxp_dp *dp)
+{
+	return dp->reason;
+}
+
+/*
+ * Does ifindex's driver run XDP natively? Attaches a program that passes everything in
+ * driver mode and takes it off again. 1 or 0; 1 if an XDP program is there already (the
+ * real attach then says whose).
+ */
+static int native_xdp_probe(int ifindex)
+{
+	const struct bpf_insn pass[] = {
+		{ .code = BPF_ALU64 | BPF_MOV | BPF_K, .dst_reg = BPF_REG_0, .imm = XDP_PASS },
+		{ .code = BPF_JMP | BPF_EXIT },
+	};
+	int fd, err;
+
+	fd = bpf_prog_load(BPF_PROG_TYPE_XDP, "pxp_probe", "GPL", pass, 2, NULL);
+	if (fd < 0)
+		return 0;
+	err = bpf_xdp_attach(ifindex, fd, XDP_FLAGS_DRV_MODE | XDP_FLAGS_UPDATE_IF_NOEXIST, NULL);
+	if (!err)
+		bpf_xdp_detach(ifindex, XDP_FLAGS_DRV_MODE, NULL);
+	close(fd);
+	return !err || err == -EBUSY || err == -EEXIST;
+}
+
+/*
+ * --mode auto: the auto table's row for the WAN port's driver gives the mode and the halves
+ * not asked for (dp_auto.c), and the reason status prints.
+ */
+static void pick_auto(struct pxp_dp *dp, enum pxp_dp_mode *mode, enum pxp_dp_half *rx,
+		      enum pxp_dp_half *tx)
+{
+	const struct pxp_dp_auto *a;
+	char driver[32];
+	int native = -1;
+
+	if (pxp_wan_driver(dp->wan_name, driver, sizeof(driver)))
+		driver[0] = '\0'; /* unnamed: the classes decide */
+	a = pxp_dp_auto_pick(driver, native);
+	if (!a) {
+		native = native_xdp_probe(dp->wan.ifindex);
+		a = pxp_dp_auto_pick(driver, native);
+	}
+	*mode = a->mode;
+	*rx = *rx != PXP_DP_HALF_DEFAULT ? *rx : a->rx;
+	*tx = *tx != PXP_DP_HALF_DEFAULT ? *tx : a->tx;
+	dp->auto_netdev = a->netdev;
+	snprintf(dp->reason, sizeof(dp->reason), "auto: %s%s: %s", driver[0] ? driver : "a driver",
+		 native < 0 ? ""
+		 : native   ? " has native XDP"
+			    : " has no native XDP",
+		 a->why);
 }
 
 uint64_t pxp_dp_umem_bytes(const struct pxp_dp *dp)
@@ -422,7 +483,7 @@ static int detach_attached(int ifindex, int prog_fd, __u32 flags)
 	return bpf_xdp_detach(ifindex, flags | XDP_FLAGS_REPLACE, &opts);
 }
 
-/* Attach the WAN program in the mode asked for; AUTO and AFXDP try native first. */
+/* Attach the WAN program in the mode asked for; AFXDP tries native first. */
 static int attach_wan(struct pxp_dp *dp, enum pxp_dp_mode mode)
 {
 	int fd = pxp_dp_fd_prog_wan(&dp->progs), err;
@@ -451,7 +512,8 @@ static void log_attached(const struct pxp_dp *dp)
 	char halves[64];
 
 	pxp_dp_halves_text(dp, halves, sizeof(halves));
-	pxp_info("data path on %s: %s (%s)", dp->wan_name, pxp_dp_mode_name(dp->mode), halves);
+	pxp_info("data path on %s: %s (%s), %s", dp->wan_name, pxp_dp_mode_name(dp->mode), halves,
+		 dp->reason);
 }
 
 static enum pxp_dp_half resolve_half(enum pxp_dp_half half, enum pxp_dp_mode mode)
@@ -515,15 +577,20 @@ int pxp_dp_attach_halves(struct pxp_dp **dpp, const char *wan_ifname, enum pxp_d
 	snprintf(dp->wan_name, sizeof(dp->wan_name), "%s", wan_ifname);
 	dp->vlan_tci = vlan_id;
 	dp->netdev = PXP_DP_NETDEV_VETH;
-	dp->rx = resolve_half(rx, mode);
-	dp->tx = resolve_half(tx, mode);
-	/* The XDP flavour of an XDP half that the WAN's attachment does not settle. */
-	dp->xdp_flags = mode == PXP_DP_GENERIC ? XDP_FLAGS_SKB_MODE : XDP_FLAGS_DRV_MODE;
 	err = pxp_wan_info_get(wan_ifname, &dp->wan);
 	if (err) {
 		pxp_err("WAN port %s: %s", wan_ifname, strerror(-err));
 		goto free_dp;
 	}
+	if (mode == PXP_DP_AUTO)
+		pick_auto(dp, &mode, &rx, &tx);
+	else
+		snprintf(dp->reason, sizeof(dp->reason), "asked for (--mode %s)",
+			 pxp_dp_mode_name(mode));
+	dp->rx = resolve_half(rx, mode);
+	dp->tx = resolve_half(tx, mode);
+	/* The XDP flavour of an XDP half that the WAN's attachment does not settle. */
+	dp->xdp_flags = mode == PXP_DP_GENERIC ? XDP_FLAGS_SKB_MODE : XDP_FLAGS_DRV_MODE;
 	dp->retire_group = PXP_DP_RETIRE_GROUP_BASE + (uint32_t)(dp->wan.ifindex & 0xffff);
 	/* tc sees the tag the stack moved out of the frame; XDP sees only what is in it. */
 	if (vlan_id && dp->rx != PXP_DP_HALF_TC) {
@@ -555,9 +622,7 @@ int pxp_dp_attach_halves(struct pxp_dp **dpp, const char *wan_ifname, enum pxp_d
 			goto destroy_progs;
 		}
 		dp->wan_prog_id = dp->wan_tc.prog_id;
-		dp->mode = mode != PXP_DP_AUTO	      ? mode
-			   : dp->tx == PXP_DP_HALF_TC ? PXP_DP_TC
-						      : PXP_DP_XDP;
+		dp->mode = mode;
 		log_attached(dp);
 		*dpp = dp;
 		return 0;
@@ -602,23 +667,15 @@ free_dp:
 }
 
 /*
- * A tc transmit half on a veth pxp0 meets the session program on pxp0's egress, keyed by
- * pxp0's ifindex. Everywhere else it runs with the hidden peer's: XDP on it, and a netkit
- * hands the skb to its primary program already addressed to the peer (skb->dev).
+ * Rewrite a session's record under both its keys (ds->rec changed): the hidden peer's
+ * ifindex, where every transmit half meets it (a netkit hands its primary program the skb
+ * already addressed to the peer), and the session key.
  */
-static bool keyed_by_netdev(const struct pxp_dp *dp, const struct dp_session *ds)
-{
-	return dp->tx == PXP_DP_HALF_TC && ds->nd.kind == PXP_DP_NETDEV_VETH;
-}
-
-/* Rewrite a session's record under every key it has (ds->rec changed). */
 static int update_records(struct pxp_dp *dp, const struct dp_session *ds)
 {
-	__u32 peer_key = ds->rec.peer_ifindex, netdev_key = (__u32)ds->nd.ifindex;
+	__u32 peer_key = ds->rec.peer_ifindex;
 
 	if (bpf_map_update_elem(pxp_dp_fd_egress(&dp->progs), &peer_key, &ds->rec, BPF_EXIST) ||
-	    (keyed_by_netdev(dp, ds) &&
-	     bpf_map_update_elem(pxp_dp_fd_egress(&dp->progs), &netdev_key, &ds->rec, BPF_EXIST)) ||
 	    bpf_map_update_elem(pxp_dp_fd_sessions(&dp->progs), &ds->key, &ds->rec, BPF_EXIST))
 		return -errno;
 	return 0;
@@ -721,39 +778,24 @@ static int check_session_mtu(const struct pxp_dp *dp, unsigned int mtu)
 }
 
 /*
- * A tc transmit half on a veth: the session program on pxp0's egress and on its hidden
- * peer's ingress (GSO skbs' way), found there by pxp0's own ifindex in pxp_egress beside the
- * hidden peer's. On a netkit: the same program as pxp0's primary program (TSO/GSO are off
- * on it since its creation, so no GSO skb reaches it). Undoes what attach_session_tc did, or
- * part of it.
+ * A tc transmit half on a veth: the session program at the hidden peer's tc ingress, so
+ * that what the stack sends crosses pxp0's own transmit: its qdisc (shaping on pxp0, as on
+ * ppp0), its segmentation (TSO/GSO off on pxp0: only MTU-sized skbs reach the program) and
+ * its counters (ip -s link, status, stats), which a redirect from pxp0's tc egress would
+ * skip. The price is the veth hop (one backlog pass a packet); a netkit pxp0 has none. A
+ * clsact filter, not a tcx link: the peer is ours alone and the filter goes with it, and a
+ * tcx attach waits for an RCU grace period under the RTNL lock, which made an AC's session
+ * set-up 5.8x slower than in mode xdp. On a netkit: the same program as pxp0's primary
+ * program (a link; TSO/GSO off on it since its creation).
  */
-static void detach_session_tc(struct pxp_dp *dp, struct dp_session *ds)
-{
-	__u32 key = (__u32)ds->nd.ifindex;
-
-	if (dp->tx != PXP_DP_HALF_TC)
-		return;
-	pxp_tc_detach(&ds->tc_egress);
-	pxp_tc_detach(&ds->tc_peer);
-	if (keyed_by_netdev(dp, ds))
-		bpf_map_delete_elem(pxp_dp_fd_egress(&dp->progs), &key);
-}
-
 static int attach_session_tc(struct pxp_dp *dp, struct dp_session *ds)
 {
 	int fd = pxp_dp_fd_prog_tc_session(&dp->progs), err;
-	__u32 key = (__u32)ds->nd.ifindex;
 
 	if (ds->nd.kind == PXP_DP_NETDEV_NETKIT)
-		return pxp_tc_attach_netkit(ds->nd.ifindex, fd, &ds->tc_egress);
+		return pxp_tc_attach_netkit(ds->nd.ifindex, fd, &ds->tc_tx);
 	err = pxp_netdev_no_segmentation_offload(&ds->nd);
-	if (bpf_map_update_elem(pxp_dp_fd_egress(&dp->progs), &key, &ds->rec, BPF_NOEXIST))
-		err = err ?: -errno;
-	err = err ?: pxp_tc_attach(ds->nd.peer_ifindex, true, fd, &ds->tc_peer);
-	err = err ?: pxp_tc_attach(ds->nd.ifindex, false, fd, &ds->tc_egress);
-	if (err)
-		detach_session_tc(dp, ds);
-	return err;
+	return err ?: pxp_tc_attach_clsact(ds->nd.peer_ifindex, true, fd, &ds->tc_tx);
 }
 
 int pxp_dp_session_add(struct pxp_dp *dp, const struct pxp_dp_session *s, int *ifindex)
@@ -847,7 +889,7 @@ stop_engine:
 	dp->engine = NULL;
 	write_config(dp, false);
 delete_egress:
-	detach_session_tc(dp, ds);
+	pxp_tc_detach(&ds->tc_tx);
 	bpf_map_delete_elem(pxp_dp_fd_egress(&dp->progs), &peer_key);
 delete_netdev:
 	pxp_netdev_delete(ds->nd.name, ds->nd.kind, ds->nd.ifindex);
@@ -898,11 +940,14 @@ int pxp_dp_session_del(struct pxp_dp *dp, uint16_t session_id)
 		engine_stop(dp->engine);
 		dp->engine = NULL;
 	}
-	detach_session_tc(dp, ds);
+	/* A netkit link's fd is ours to close, now: the netdev may go only at the next flush. */
+	if (ds->tc_tx.netkit)
+		pxp_tc_detach(&ds->tc_tx);
 	/*
 	 * The netdev takes its peer and the peer's program with it: no query of the links
-	 * (libbpf's bpf_xdp_query() dumps every link, thousands on a busy AC). Only a netdev
-	 * left in place loses our program, by the fd we attached, in one targeted request.
+	 * (libbpf's bpf_xdp_query() dumps every link, thousands on a busy AC), no detach that
+	 * waits for a grace period. Only a netdev left in place loses our program, by the fd or
+	 * id we attached, in one targeted request.
 	 */
 	err = -EAGAIN;
 	if (dp->defer_deletes) {
@@ -914,7 +959,9 @@ int pxp_dp_session_del(struct pxp_dp *dp, uint16_t session_id)
 		err = pxp_netdev_delete(ds->nd.name, ds->nd.kind, ds->nd.ifindex);
 	if (err == -ENODEV)
 		err = 0; /* someone deleted it already */
-	else if (err && dp->tx != PXP_DP_HALF_TC)
+	else if (err && dp->tx == PXP_DP_HALF_TC)
+		pxp_tc_detach(&ds->tc_tx);
+	else if (err)
 		detach_attached(ds->nd.peer_ifindex, pxp_dp_fd_prog_session(&dp->progs),
 				dp->xdp_flags);
 	peer_key = ds->rec.peer_ifindex;

@@ -21,7 +21,7 @@
 #include "dp_stats.h"
 
 enum pxp_dp_mode {
-	PXP_DP_AUTO,	/* pick from what the driver supports and the bench shows */
+	PXP_DP_AUTO,	/* by the WAN port's driver: the auto table (dp_auto.c) */
 	PXP_DP_XDP,	/* native XDP decap/encap in the kernel */
 	PXP_DP_AFXDP,	/* AF_XDP sockets and the userspace engine */
 	PXP_DP_GENERIC, /* skb-mode XDP, for drivers without native XDP */
@@ -129,6 +129,11 @@ void pxp_dp_flush(struct pxp_dp *dp);
 /* Detach everything from the WAN port and free dp; safe with NULL. */
 void pxp_dp_detach(struct pxp_dp *dp);
 enum pxp_dp_mode pxp_dp_mode(const struct pxp_dp *dp);
+/*
+ * Why the data path runs this mode, one line for status: with --mode auto the auto table's
+ * row for the WAN port's driver ("auto: veth: XDP on a veth copies ..."), else "asked for".
+ */
+const char *pxp_dp_mode_reason(const struct pxp_dp *dp);
 /* Bytes of AF_XDP UMEM the data path holds: 0 outside mode afxdp or before a session. */
 uint64_t pxp_dp_umem_bytes(const struct pxp_dp *dp);
 const char *pxp_dp_mode_name(enum pxp_dp_mode mode);

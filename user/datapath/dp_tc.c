@@ -15,6 +15,13 @@
 #define PXP_TC_HANDLE 0x7078
 #define PXP_TC_PRIO   0x7078
 
+static bool force_clsact; /* pxp_tc_force_clsact(): set before any attach */
+
+void pxp_tc_force_clsact(bool on)
+{
+	force_clsact = on;
+}
+
 static enum bpf_attach_type tcx_type(bool ingress)
 {
 	return (enum bpf_attach_type)(ingress ? PXP_BPF_TCX_INGRESS : PXP_BPF_TCX_EGRESS);
@@ -72,6 +79,14 @@ static int clsact_attach(int ifindex, bool ingress, int prog_fd, struct pxp_tc_a
 	return 0;
 }
 
+int pxp_tc_attach_clsact(int ifindex, bool ingress, int prog_fd, struct pxp_tc_att *att)
+{
+	memset(att, 0, sizeof(*att));
+	att->ifindex = ifindex;
+	att->ingress = ingress;
+	return clsact_attach(ifindex, ingress, prog_fd, att);
+}
+
 int pxp_tc_attach(int ifindex, bool ingress, int prog_fd, struct pxp_tc_att *att)
 {
 	int fd, err;
@@ -82,6 +97,8 @@ int pxp_tc_attach(int ifindex, bool ingress, int prog_fd, struct pxp_tc_att *att
 	err = prog_id_of(prog_fd, &att->prog_id);
 	if (err)
 		return err;
+	if (force_clsact)
+		return clsact_attach(ifindex, ingress, prog_fd, att);
 	fd = bpf_link_create(prog_fd, ifindex, tcx_type(ingress), NULL);
 	if (fd >= 0) {
 		att->linked = true;

@@ -26,10 +26,22 @@ struct pxp_tc_att {
 /* Attach prog_fd to ifindex's ingress or egress; 0 or -errno. */
 int pxp_tc_attach(int ifindex, bool ingress, int prog_fd, struct pxp_tc_att *att);
 /*
+ * The same as a clsact filter even where the kernel has tcx: for a device that is ours
+ * alone (a session netdev's hidden peer), whose filter goes with the device. A tcx attach
+ * waits for an RCU grace period under the RTNL lock (~15 ms here); a filter in a fresh
+ * clsact qdisc waits at most for an expedited one. 0 or -errno.
+ */
+int pxp_tc_attach_clsact(int ifindex, bool ingress, int prog_fd, struct pxp_tc_att *att);
+/*
  * Attach prog_fd as the primary program of the netkit device ifindex (BPF_LINK_CREATE,
  * BPF_NETKIT_PRIMARY): it runs on the device's transmit. 0 or -errno.
  */
 int pxp_tc_attach_netkit(int ifindex, int prog_fd, struct pxp_tc_att *att);
+/*
+ * For tests: pxp_tc_attach makes clsact filters even where the kernel has tcx, so that the
+ * fallback of older kernels (OpenWrt 24.10's 6.6 has tcx, Debian 12's 6.1 has not) runs here.
+ */
+void pxp_tc_force_clsact(bool on);
 /* Detach what att holds (nothing if zeroed or detached already). */
 void pxp_tc_detach(struct pxp_tc_att *att);
 /*

@@ -435,3 +435,12 @@ int pxp_wan_set_vlan_strip(const char *ifname, bool on, bool *was_on)
 	return ethtool_set(ifname, ETHTOOL_SFLAGS,
 			   on ? ev.data | ETH_FLAG_RXVLAN : ev.data & ~ETH_FLAG_RXVLAN);
 }
+
+int pxp_wan_driver(const char *ifname, char *driver, size_t len)
+{
+	struct ethtool_drvinfo info = { .cmd = ETHTOOL_GDRVINFO };
+	int err = ethtool_ioctl(ifname, &info);
+
+	snprintf(driver, len, "%.*s", err ? 0 : (int)sizeof(info.driver), info.driver);
+	return err;
+}

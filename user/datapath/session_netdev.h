@@ -81,5 +81,7 @@ int pxp_wan_info_get(const char *ifname, struct pxp_wan_info *info);
  * Sets it on or off; *was_on (if not NULL) gets the state found, for putting it back.
  */
 int pxp_wan_set_vlan_strip(const char *ifname, bool on, bool *was_on);
+/* The port's driver as ethtool names it ("veth", "r8169"); "" and -errno if it says none. */
+int pxp_wan_driver(const char *ifname, char *driver, size_t len);
 
 #endif

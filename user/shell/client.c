@@ -845,6 +845,7 @@ static void write_status(struct session_shell *sh, FILE *out, bool json)
 	status_object_end(&w);
 	status_object_begin(&w, "datapath");
 	status_str(&w, "mode", c->sh.dp ? pxp_dp_mode_name(pxp_dp_mode(c->sh.dp)) : NULL);
+	status_str(&w, "mode_reason", c->sh.dp ? pxp_dp_mode_reason(c->sh.dp) : NULL);
 	status_str(&w, "halves", c->sh.dp ? shell_dp_halves(&c->sh, halves, sizeof(halves)) : NULL);
 	status_str(&w, "netdev_kind",
 		   c->sh.dp ? pxp_dp_netdev_name(pxp_dp_netdev_kind(c->sh.dp)) : NULL);

@@ -557,6 +557,7 @@ static void write_status(struct session_shell *sh, FILE *out, bool json)
 	status_str(&w, "pool", srv->o->pool_text);
 	status_str(&w, "datapath_mode",
 		   srv->sh.dp ? pxp_dp_mode_name(pxp_dp_mode(srv->sh.dp)) : NULL);
+	status_str(&w, "datapath_mode_reason", srv->sh.dp ? pxp_dp_mode_reason(srv->sh.dp) : NULL);
 	status_str(&w, "datapath_halves",
 		   srv->sh.dp ? shell_dp_halves(&srv->sh, halves, sizeof(halves)) : NULL);
 	status_str(&w, "netdev_kind",

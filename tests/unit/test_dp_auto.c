@@ -1,0 +1,84 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The --mode auto table (user/datapath/dp_auto.c): what each kind of WAN port gets. When the
+ * benchmark changes the table, change the expectations here with it.
+ */
+#include <string.h>
+
+#include "check.h"
+#include "dp_auto.h"
+
+struct want {
+	const char *driver;
+	int native_xdp; /* -1: not probed */
+	enum pxp_dp_mode mode;
+	enum pxp_dp_half rx, tx;
+};
+
+static const struct want wants[] = {
+	/* veth: tc both ways, whatever its XDP; no probe needed (it would touch the peer) */
+	{ "veth", -1, PXP_DP_TC, PXP_DP_HALF_TC, PXP_DP_HALF_TC },
+	{ "veth", 1, PXP_DP_TC, PXP_DP_HALF_TC, PXP_DP_HALF_TC },
+	/* native XDP (virtio-net, stmmac): decap in XDP + GRO, encap on the skb */
+	{ "virtio_net", 1, PXP_DP_XDP, PXP_DP_HALF_XDP_PASS, PXP_DP_HALF_TC },
+	{ "stmmac", 1, PXP_DP_XDP, PXP_DP_HALF_XDP_PASS, PXP_DP_HALF_TC },
+	/* no native XDP (r8169, e1000e): tc both ways */
+	{ "r8169", 0, PXP_DP_TC, PXP_DP_HALF_TC, PXP_DP_HALF_TC },
+	{ "e1000e", 0, PXP_DP_TC, PXP_DP_HALF_TC, PXP_DP_HALF_TC },
+	/* a port with no driver name is judged by its XDP alone */
+	{ "", 0, PXP_DP_TC, PXP_DP_HALF_TC, PXP_DP_HALF_TC },
+	{ "", 1, PXP_DP_XDP, PXP_DP_HALF_XDP_PASS, PXP_DP_HALF_TC },
+};
+
+TEST(each_kind_of_port)
+{
+	for (unsigned int i = 0; i < sizeof(wants) / sizeof(wants[0]); i++) {
+		const struct want *w = &wants[i];
+		const struct pxp_dp_auto *a = pxp_dp_auto_pick(w->driver, w->native_xdp);
+
+		CHECK(a != NULL);
+		CHECK_EQ(a->mode, w->mode);
+		CHECK_EQ(a->rx, w->rx);
+		CHECK_EQ(a->tx, w->tx);
+		CHECK_EQ(a->netdev, PXP_DP_NETDEV_AUTO);
+	}
+}
+
+/* An unnamed driver needs the probe: the pick says so instead of guessing. */
+TEST(unnamed_driver_needs_the_probe)
+{
+	CHECK(pxp_dp_auto_pick("r8169", -1) == NULL);
+	CHECK(pxp_dp_auto_pick("", -1) == NULL);
+}
+
+/*
+ * Every row can run: a transmit half is xdp or tc, a netkit-or-veth choice (AUTO) only with
+ * halves a netkit takes or veth, mode xdp or tc (afxdp is never automatic), a reason to print,
+ * and the two classes come last, native before any.
+ */
+TEST(every_row_can_run)
+{
+	unsigned int n, i;
+	const struct pxp_dp_auto *t = pxp_dp_auto_table(&n);
+
+	CHECK(n >= 2);
+	for (i = 0; i < n; i++) {
+		CHECK(t[i].tx == PXP_DP_HALF_XDP || t[i].tx == PXP_DP_HALF_TC);
+		CHECK(t[i].rx != PXP_DP_HALF_DEFAULT);
+		CHECK(t[i].mode == PXP_DP_XDP || t[i].mode == PXP_DP_TC);
+		CHECK(t[i].why && strlen(t[i].why) > 10 && !strchr(t[i].why, '\n'));
+		CHECK(t[i].netdev != PXP_DP_NETDEV_NETKIT ||
+		      (t[i].tx == PXP_DP_HALF_TC && t[i].rx != PXP_DP_HALF_XDP));
+	}
+	CHECK(!strcmp(t[n - 2].driver, PXP_AUTO_NATIVE_XDP));
+	CHECK(!strcmp(t[n - 1].driver, PXP_AUTO_ANY));
+}
+
+int main(void)
+{
+	check_prefix = "dp_auto";
+	RUN(each_kind_of_port);
+	RUN(unnamed_driver_needs_the_probe);
+	RUN(every_row_can_run);
+	return check_summary();
+}

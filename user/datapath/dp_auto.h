@@ -1,0 +1,35 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * What --mode auto runs on a WAN port: one table from the port's driver to the mode, the
+ * programs of each half and the session netdev's kind, with the reason status prints. Pure
+ * (no syscalls): the data path asks the driver's name, and whether it has native XDP only
+ * where the table needs to know.
+ */
+#ifndef PXP_DP_AUTO_H
+#define PXP_DP_AUTO_H
+
+#include <stdbool.h>
+
+#include "datapath.h"
+
+/* The driver column's two classes, after the named drivers. */
+#define PXP_AUTO_NATIVE_XDP "(native XDP)" /* any driver whose native XDP attach works */
+#define PXP_AUTO_ANY	    "(any)"	   /* every other driver */
+
+struct pxp_dp_auto {
+	const char *driver;    /* ethtool's driver name, or one of the classes above */
+	enum pxp_dp_mode mode; /* what status calls it: xdp or tc */
+	enum pxp_dp_half rx, tx;
+	enum pxp_dp_netdev netdev; /* AUTO: netkit where the kernel has it and the halves fit */
+	const char *why;	   /* for status, after the driver's name: why it gets these */
+};
+
+/*
+ * The row for driver: a named row if there is one; else, with native_xdp known (0 or 1), the
+ * class row; NULL if native_xdp is -1 (not probed) and the answer depends on it.
+ */
+const struct pxp_dp_auto *pxp_dp_auto_pick(const char *driver, int native_xdp);
+/* The table itself, for tests and docs: rows in match order, *n gets how many. */
+const struct pxp_dp_auto *pxp_dp_auto_table(unsigned int *n);
+
+#endif
