@@ -429,7 +429,7 @@ test_netdev_auto() {
 test_no_xsk_kernel() {
 	local rc mode progs ids
 	reset
-	start_server pap || return 1
+	start_server pap --mode xdp || return 1 # XDP on both ends: a redirect into a veth needs XDP on its peer
 	CLIENT_ENV=("${PXP_NO_XSKS_ENV[@]}")
 	client_up --mode afxdp
 	rc=$?
