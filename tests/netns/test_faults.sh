@@ -52,6 +52,14 @@ client_retrying() { case $(cfield state) in holdoff | discovery) return 0 ;; esa
 server_sessions_are() { [ "$(sfield session_count)" = "$1" ]; }
 echo_replies() { client status wan0 2>/dev/null | awk -F': ' '$1 == "  replies" { print $2; exit }'; }
 echo_replies_above() { [ "$(echo_replies)" -gt "$1" ] 2>/dev/null; }
+# json_count PATH...: the number at that path of the `status --json` on stdin, 0 if absent.
+json_count() {
+	python3 -c 'import json, sys
+v = json.load(sys.stdin)
+for k in sys.argv[1:]:
+    v = v.get(k, {}) if isinstance(v, dict) else {}
+print(v if isinstance(v, int) else 0)' "$@"
+}
 failures_at_least() { [ "$(cfield failures)" -ge "$1" ] 2>/dev/null; }
 
 start_server() {
@@ -213,6 +221,8 @@ test_ac_restart_mid_traffic() {
 	iperf_server "$NS_ISP" 5201 || fail "no iperf3 server" || return 1
 	ip netns exec "$NS_ROUTER" iperf3 -c 100.64.1.1 -t 2 >"$PXP_TMP/iperf2.out" 2>&1 ||
 		fail "no iperf3 through the new session: $(tail -3 "$PXP_TMP/iperf2.out")" || return 1
+	n=$(server status isp0 --json | json_count control_frames drops unknown-session)
+	[ "$n" -gt 0 ] || fail "the restarted AC counted no frame of the old session as unknown-session" || return 1
 	ip -n "$NS_ISP" link del pxs9999
 	down_and_clean || return 1
 	server down isp0 >/dev/null || fail "server down failed" || return 1
@@ -377,7 +387,8 @@ second_reset() {
 
 # second_try LATE [up args]: `up` while AC LATE is frozen, so that the other AC's PADO
 # comes first; LATE thaws once that PADO is in. Prints the AC-Name of the first PADO the
-# client received and the AC status names for the session, then ends the session.
+# client received, the AC status names for the session and the PADOs dropped for their
+# AC-Name, then ends the session.
 second_try() {
 	local late=$1 lpid log=$PXP_TMP/second.log pado
 	shift
@@ -392,7 +403,7 @@ second_try() {
 		return 1
 	}
 	pado=$(grep -m1 "rcvd PPPOE Discovery .* PADO" "$log" | grep -o 'AC-name "[^"]*"')
-	echo "${pado:-none} $(cl_field ac_name)"
+	echo "${pado:-none} $(cl_field ac_name) $(cl status wan0 --json | json_count discovery drops ac-name)"
 	cl down wan0 >/dev/null 2>&1
 	wait_for 10 sh -c "! PPPOE_XP_RUN_DIR=$PXP_TMP/run-cl ip netns exec $NS_CL $B status wan0"
 }
@@ -410,14 +421,14 @@ test_second_ac() {
 	# With --ac, the named one wins, also when the other answers first.
 	for n in 1 2; do
 		got=$(second_try $n --ac pxf-ac$n)
-		[ "$got" = "AC-name \"pxf-ac$((3 - n))\" pxf-ac$n" ] ||
-			fail "--ac pxf-ac$n, pxf-ac$((3 - n)) first: got (first PADO, session's AC) $got" || return 1
+		[ "$got" = "AC-name \"pxf-ac$((3 - n))\" pxf-ac$n 1" ] ||
+			fail "--ac pxf-ac$n, pxf-ac$((3 - n)) first: got (first PADO, session's AC, ac-name drops) $got" || return 1
 	done
 	# Without it the first PADO wins, and status names its AC.
 	for n in 1 2; do
 		got=$(second_try $((3 - n)))
-		[ "$got" = "AC-name \"pxf-ac$n\" pxf-ac$n" ] ||
-			fail "no --ac, pxf-ac$n first: got (first PADO, session's AC) $got" || return 1
+		[ "$got" = "AC-name \"pxf-ac$n\" pxf-ac$n 0" ] ||
+			fail "no --ac, pxf-ac$n first: got (first PADO, session's AC, ac-name drops) $got" || return 1
 	done
 	for n in 1 2; do
 		ac_n $n down isp0 >/dev/null || fail "AC $n: down failed" || return 1
