@@ -13,7 +13,8 @@
 #                     wan0    p0   p1   p2         isp0
 #                                        `-------- ac2 (server --ac-name pxf-ac2)
 #
-# Cases: wan_down_up (a blip of wan0 under the echo timeout keeps the session; wan0 down
+# Cases: wan_down_up (a blip of wan0 or of the AC's isp0 under the echo timeout keeps the
+# session; wan0 down
 # past it ends the session, --persist brings a new one, nothing leaks); ac_restart_mid_traffic
 # (the AC killed and restarted under a ping flood: the client's echoes fail, --persist
 # reconnects, the traffic resumes, the restarted AC removed only its own leftovers);
@@ -151,6 +152,16 @@ test_wan_down_up() {
 	[ "$(cfield session_id)" = "$sid" ] && [ "$(cfield sessions)" = 1 ] ||
 		fail "a 1 s blip ended session $sid: $(cfield last_error)" || return 1
 	ping_ac || fail "no traffic after a 1 s blip" || return 1
+	# The same on the AC's port: the client sees only its carrier go.
+	replies=$(echo_replies)
+	ip -n "$NS_ISP" link set isp0 down
+	sleep 1
+	ip -n "$NS_ISP" link set isp0 up
+	wait_for 20 echo_replies_above $((replies + 5)) ||
+		fail "no Echo-Replies after a 1 s blip of isp0: state $(cfield state), $(cfield last_error)" || return 1
+	[ "$(cfield session_id)" = "$sid" ] && [ "$(sfield session_count)" = 1 ] ||
+		fail "a 1 s blip of isp0 ended session $sid: $(cfield last_error)" || return 1
+	ping_ac || fail "no traffic after a 1 s blip of isp0" || return 1
 
 	# Down past the echo timeout.
 	ip -n "$NS_ROUTER" link set wan0 down
@@ -232,13 +243,18 @@ test_ac_restart_mid_traffic() {
 
 # ------------------------------------------------------------ ac_unreachable_past_echo
 
-# Everything arriving at the AC's port is dropped (after XDP, which passes control frames
-# on): no Echo-Request, PADI or PADR reaches the AC.
+# Everything the AC's port receives or its sockets send is dropped (ingress after XDP, which
+# passes control frames on): no Echo-Request, PADI or PADR reaches the AC, and none of its
+# frames reaches the client (else the AC's own echoes would end the session first, by an
+# LCP Terminate-Request the client still gets).
 block_ac() {
 	ip netns exec "$NS_ISP" nft -f - <<-EOF
 		table netdev pxf_block {
 			chain in {
 				type filter hook ingress device isp0 priority -500; policy drop;
+			}
+			chain out {
+				type filter hook egress device isp0 priority -500; policy drop;
 			}
 		}
 	EOF
