@@ -83,13 +83,18 @@ xdp_progs() {
 		       for (i = 1; i < NF; i++) if ($i == "prog/xdp") print n ":" $(i + 2) }'
 }
 
+# fds_by_kind PID: how many files of each kind (socket, pipe, bpf-prog, a path) PID holds.
+fds_by_kind() {
+	local f
+	for f in /proc/"$1"/fd/*; do readlink "$f"; done | sed 's/\[[0-9]*\]//; s/:[0-9]*$//' |
+		sort | uniq -c | sed 's/^ */fd /'
+}
+
 # What the running client holds: its fds by kind, its netdevs, the XDP program on wan0 and
 # how many there are in the namespace, its run files. Flat across a recovery means no leak.
 client_holdings() {
 	local pid=$1
-	echo "fds $(ls "/proc/$pid/fd" | wc -l)"
-	for f in /proc/"$pid"/fd/*; do readlink "$f"; done | sed 's/\[[0-9]*\]//; s/:[0-9]*$//' |
-		sort | uniq -c | sed 's/^ */fd /'
+	fds_by_kind "$pid"
 	echo "netdevs $(ip -n "$NS_ROUTER" -o link show | awk '{ print $2 }' | grep '^pxp' | sed 's/@.*//' | sort | tr '\n' ' ')"
 	echo "wan0 $(xdp_progs "$NS_ROUTER" | grep '^wan0:')"
 	echo "xdp programs $(xdp_progs "$NS_ROUTER" | wc -l)"
@@ -262,7 +267,7 @@ block_ac() {
 unblock_ac() { ip netns exec "$NS_ISP" nft delete table netdev pxf_block; }
 
 test_ac_unreachable_past_echo() {
-	local pid rc log=$PXP_TMP/unreach.log
+	local pid rc spid sfds log=$PXP_TMP/unreach.log
 	reset
 	start_server || return 1
 	# Without --persist: the daemon ends with pppd's EXIT_PEER_DEAD (15).
@@ -283,6 +288,10 @@ test_ac_unreachable_past_echo() {
 	unblock_ac
 	rm -f "$log"
 	client_up --persist --holdoff 2 --padi-timeout 1 --padi-attempts 1 --logfile "$log" || return 1
+	# The AC's fds with one session, before it loses that session to its echoes.
+	wait_for 20 server_sessions_are 1 || fail "the AC holds $(sfield session_count) sessions, want 1" || return 1
+	spid=$(sfield pid)
+	sfds=$(fds_by_kind "$spid")
 	block_ac || fail "cannot block isp0" || return 1
 	wait_for 20 client_retrying || fail "still up 20 s after the AC became unreachable" || return 1
 	cfield last_error | grep -q "no reply to LCP Echo-Requests" ||
@@ -294,8 +303,10 @@ test_ac_unreachable_past_echo() {
 	unblock_ac
 	wait_for 20 client_sessions_are 2 || fail "no new session 20 s after the AC came back: $(cfield last_error)" || return 1
 	ping_ac || fail "no traffic through the new session" || return 1
-	# The AC's own echoes ended the sessions it could not reach.
+	# The AC's own echoes ended the sessions it could not reach, and it holds what it held.
 	wait_for 20 server_sessions_are 1 || fail "the AC holds $(sfield session_count) sessions, want 1" || return 1
+	[ "$(fds_by_kind "$spid")" = "$sfds" ] ||
+		fail "the AC's fds changed: $(diff <(echo "$sfds") <(fds_by_kind "$spid") | grep '^[<>]' | tr '\n' ' ')" || return 1
 	down_and_clean
 }
 
