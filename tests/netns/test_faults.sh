@@ -372,6 +372,19 @@ test_run_dir_full() {
 	full_client down wan0 >"$PXP_TMP/down.out" 2>&1 || fail "down with $FULL full failed: $(cat "$PXP_TMP/down.out")" || return 1
 	wait_for 10 no_pxp_in "$NS_ROUTER" || fail "the daemon still runs after down" || return 1
 	full_clean "after down" || return 1
+
+	# A new session while the directory is full (the AC ended the first), then a crash: the
+	# record still names what the daemon made, so `down` removes the new pxp0.
+	rm -f "$FULL/fill"
+	full_client up wan0 --user alice --password secret1 --defaultroute --keepalive "$KEEPALIVE" \
+		--persist --holdoff 1 >"$PXP_TMP/full.out" 2>&1 || fail "up with room failed: $(cat "$PXP_TMP/full.out")" || return 1
+	full_fill || fail "cannot fill $FULL" || return 1
+	server down isp0 >/dev/null && start_server || fail "cannot restart the AC" || return 1
+	wait_for 20 sh -c "PPPOE_XP_RUN_DIR=$FULL ip netns exec $NS_ROUTER $B status wan0 | grep -qx 'sessions: 2'" ||
+		fail "no second session with $FULL full: $(full_client status wan0 | field_of last_error)" || return 1
+	kill9_and_wait "$(full_client status wan0 | field_of pid)" || fail "the killed client did not die" || return 1
+	full_client down wan0 >"$PXP_TMP/down.out" 2>&1 || fail "down after kill -9 failed: $(cat "$PXP_TMP/down.out")" || return 1
+	full_clean "after kill -9 of a session made with $FULL full, and down" || return 1
 	rm -f "$FULL/fill"
 }
 
