@@ -18,8 +18,8 @@
 # past it ends the session, --persist brings a new one, nothing leaks); ac_restart_mid_traffic
 # (the AC killed and restarted under a ping flood: the client's echoes fail, --persist
 # reconnects, the traffic resumes, the restarted AC removed only its own leftovers);
-# ac_unreachable_past_echo (the AC's port drops everything: exit 15 without --persist,
-# retries every --holdoff with it); run_dir_full (RUN_DIR on a full tmpfs: `up` fails naming
+# ac_unreachable_past_echo (the AC's port drops everything: exit 15 without --persist, and
+# a new `up` fails with 8; retries every --holdoff with --persist); run_dir_full (RUN_DIR on a full tmpfs: `up` fails naming
 # the directory and the errno and leaves nothing; a session already up keeps running and
 # `down` works); second_ac (two ACs answer: --ac picks its one even when the other answers
 # first; without --ac the first PADO wins). Name cases as arguments to run only those:
@@ -281,6 +281,13 @@ test_ac_unreachable_past_echo() {
 	rc=$?
 	[ $rc -eq 15 ] || fail "exit $rc with the AC unreachable, want 15: $(tail -3 "$PXP_TMP/fg.out")" || return 1
 	grep -q "no reply to LCP Echo-Requests" "$log" || fail "the log does not say why: $(tail -3 "$log")" || return 1
+	client_clean || return 1
+	# A detached `up` while the AC is unreachable fails, saying what it missed.
+	client up wan0 --user alice --password secret1 --padi-attempts 1 --padi-timeout 1 \
+		>"$PXP_TMP/up.out" 2>&1
+	rc=$?
+	[ $rc -eq 8 ] && grep -q "no PADO" "$PXP_TMP/up.out" ||
+		fail "up with the AC unreachable: exit $rc, want 8 and 'no PADO': $(cat "$PXP_TMP/up.out")" || return 1
 	client_clean || return 1
 
 	# With --persist: the daemon stays, trying again after each --holdoff, until the AC
