@@ -223,6 +223,8 @@ test_ac_restart_mid_traffic() {
 	start_server || return 1
 	left=$(ac_leftovers | grep -v "^isp0:" | tr '\n' ' ')
 	[ "$left" = "pxs9999 " ] || fail "after the restart, want only pxs9999 beside isp0's program, have: $left" || return 1
+	grep -q "pxs9999 is not .*left alone" "$PXP_TMP/server.out" ||
+		fail "the restarted AC did not say it left pxs9999 alone: $(cat "$PXP_TMP/server.out")" || return 1
 	[ "$(xdp_progs "$NS_ISP" | grep -c '^isp0:')" -le 1 ] || fail "two programs on isp0: $(xdp_progs "$NS_ISP")" || return 1
 	# The restarted AC drops the old session's frames (counted as unknown); the client's
 	# echoes fail and --persist starts again.

@@ -542,6 +542,7 @@ void instance_remove_ac_netdevs(void)
 {
 	struct if_nameindex *list, *i;
 	struct live_ac ac = { 0 };
+	int err;
 
 	pxp_run_dir_for_each(RECORD_SUFFIX, find_live_ac, &ac);
 	if (ac.pid) {
@@ -561,7 +562,9 @@ void instance_remove_ac_netdevs(void)
 		pxp_run_dir_for_each(RECORD_SUFFIX, find_claim, &n);
 		if (n.claimed)
 			continue;
-		if (pxp_dp_cleanup_stale(NULL, i->if_name))
+		err = pxp_dp_cleanup_stale(NULL, i->if_name);
+		/* -EEXIST: someone else's netdev of such a name, already said so. */
+		if (err && err != -EEXIST)
 			pxp_warn("could not remove the stale session netdev %s", i->if_name);
 	}
 	if_freenameindex(list);
