@@ -374,8 +374,9 @@ int pxp_dp_cleanup_stale(const char *wan_ifname, const char *session_ifname)
 		if (!err)
 			pxp_warn("deleted a stale session netdev %s", session_ifname);
 		if (err == -EEXIST)
-			pxp_err("%s exists and is not a veth or netkit pair: not deleting it",
-				session_ifname);
+			pxp_warn("%s is not a veth or netkit pair with the alias '%s': someone "
+				 "else's, left alone",
+				 session_ifname, PXP_NETDEV_ALIAS);
 		if (err == -ENODEV)
 			err = 0;
 	}

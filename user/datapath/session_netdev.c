@@ -152,11 +152,40 @@ static int veth_create(struct nl_sock *sk, const struct pxp_netdev *nd, uint16_t
 	return err;
 }
 
-/* What each kind needs on top of the pair; 0 or -errno. */
-static int netdev_settings(const struct pxp_netdev *nd)
+/* MTU, flags and alias of name, each only when given (0, 0, NULL: unchanged). */
+static int change_link(struct nl_sock *sk, const char *name, int mtu, unsigned int set_flags,
+		       const char *alias)
 {
-	int err = disable_ipv6(nd->peer_name);
+	struct rtnl_link *orig, *change;
+	int err;
 
+	err = nl_to_errno(rtnl_link_get_kernel(sk, 0, name, &orig));
+	if (err)
+		return err;
+	change = rtnl_link_alloc();
+	if (!change) {
+		rtnl_link_put(orig);
+		return -ENOMEM;
+	}
+	if (mtu)
+		rtnl_link_set_mtu(change, (unsigned int)mtu);
+	if (set_flags)
+		rtnl_link_set_flags(change, set_flags);
+	if (alias)
+		rtnl_link_set_ifalias(change, alias);
+	err = nl_to_errno(rtnl_link_change(sk, orig, change, 0));
+	rtnl_link_put(change);
+	rtnl_link_put(orig);
+	return err;
+}
+
+/* What each kind needs on top of the pair; 0 or -errno. */
+static int netdev_settings(struct nl_sock *sk, const struct pxp_netdev *nd)
+{
+	/* Our mark (the kernel ignores IFLA_IFALIAS when it creates a link). */
+	int err = change_link(sk, nd->name, 0, 0, PXP_NETDEV_ALIAS);
+
+	err = err ?: disable_ipv6(nd->peer_name);
 	err = err ?: no_kernel_link_local(nd->name);
 	err = err ?: ethtool_set(nd->name, ETHTOOL_STXCSUM, 0);
 	if (nd->kind == PXP_DP_NETDEV_NETKIT)
@@ -196,7 +225,7 @@ int pxp_netdev_create(const char *name, enum pxp_dp_netdev kind, uint16_t mtu,
 
 	err = link_info(sk, out->name, &out->ifindex, out->mac);
 	err = err ?: link_info(sk, out->peer_name, &out->peer_ifindex, out->peer_mac);
-	err = err ?: netdev_settings(out);
+	err = err ?: netdev_settings(sk, out);
 	if (err) {
 		struct rtnl_link *link = rtnl_link_alloc();
 
@@ -218,29 +247,6 @@ int pxp_netdev_no_segmentation_offload(const struct pxp_netdev *nd)
 	return err ?: ethtool_set(nd->name, ETHTOOL_SGSO, 0);
 }
 
-static int change_link(struct nl_sock *sk, const char *name, int mtu, unsigned int set_flags)
-{
-	struct rtnl_link *orig, *change;
-	int err;
-
-	err = nl_to_errno(rtnl_link_get_kernel(sk, 0, name, &orig));
-	if (err)
-		return err;
-	change = rtnl_link_alloc();
-	if (!change) {
-		rtnl_link_put(orig);
-		return -ENOMEM;
-	}
-	if (mtu)
-		rtnl_link_set_mtu(change, (unsigned int)mtu);
-	if (set_flags)
-		rtnl_link_set_flags(change, set_flags);
-	err = nl_to_errno(rtnl_link_change(sk, orig, change, 0));
-	rtnl_link_put(change);
-	rtnl_link_put(orig);
-	return err;
-}
-
 int pxp_netdev_up(const struct pxp_netdev *nd)
 {
 	struct nl_sock *sk;
@@ -249,8 +255,8 @@ int pxp_netdev_up(const struct pxp_netdev *nd)
 	err = route_socket(&sk);
 	if (err)
 		return err;
-	err = change_link(sk, nd->peer_name, 0, IFF_UP);
-	err = err ?: change_link(sk, nd->name, 0, IFF_UP);
+	err = change_link(sk, nd->peer_name, 0, IFF_UP, NULL);
+	err = err ?: change_link(sk, nd->name, 0, IFF_UP, NULL);
 	nl_socket_free(sk);
 	return err;
 }
@@ -275,11 +281,11 @@ int pxp_netdev_set_mtu(const struct pxp_netdev *nd, uint16_t mtu)
 	/* The peer first when growing, pxp0 first when shrinking: pxp0 never sends a frame
 	 * bigger than its peer accepts. */
 	if (mtu > cur) {
-		err = change_link(sk, nd->peer_name, mtu, 0);
-		err = err ?: change_link(sk, nd->name, mtu, 0);
+		err = change_link(sk, nd->peer_name, mtu, 0, NULL);
+		err = err ?: change_link(sk, nd->name, mtu, 0, NULL);
 	} else {
-		err = change_link(sk, nd->name, mtu, 0);
-		err = err ?: change_link(sk, nd->peer_name, mtu, 0);
+		err = change_link(sk, nd->name, mtu, 0, NULL);
+		err = err ?: change_link(sk, nd->peer_name, mtu, 0, NULL);
 	}
 free_sock:
 	nl_socket_free(sk);
@@ -299,8 +305,8 @@ static bool is_kind(const char *type, enum pxp_dp_netdev kind)
 int pxp_netdev_delete(const char *name, enum pxp_dp_netdev kind, int ifindex)
 {
 	struct rtnl_link *link;
+	const char *type, *alias;
 	struct nl_sock *sk;
-	const char *type;
 	int err;
 
 	err = route_socket(&sk);
@@ -310,8 +316,13 @@ int pxp_netdev_delete(const char *name, enum pxp_dp_netdev kind, int ifindex)
 	if (err)
 		goto free_sock;
 	type = rtnl_link_get_type(link);
-	if (!is_kind(type, kind))
-		err = -EEXIST; /* someone else's device of that name: not ours to delete */
+	alias = rtnl_link_get_ifalias(link);
+	/*
+	 * Someone else's device of that name: not ours to delete. Without an ifindex from a
+	 * record (the AC's pxs<N> after a crash) a veth of the name is not proof enough.
+	 */
+	if (!is_kind(type, kind) || (!ifindex && (!alias || strcmp(alias, PXP_NETDEV_ALIAS))))
+		err = -EEXIST;
 	else if (ifindex && rtnl_link_get_ifindex(link) != ifindex)
 		err = -ESTALE; /* the name now belongs to a netdev created since */
 	else

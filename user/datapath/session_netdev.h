@@ -53,9 +53,15 @@ int pxp_netdev_accept_ra(const char *name);
  */
 int pxp_netdev_no_segmentation_offload(const struct pxp_netdev *nd);
 /*
+ * The alias (IFLA_IFALIAS) every pair we create carries on its stack end: after a crash,
+ * when no record gives the ifindex, it tells our netdevs from someone else's of that name.
+ */
+#define PXP_NETDEV_ALIAS "pppoe-xp session netdev"
+/*
  * Delete the pair if name is a netdev of this kind (AUTO: a veth or a netkit) with this
- * ifindex (0: any); -ENODEV if there is none, -EEXIST if of another kind, -ESTALE if another
- * ifindex holds the name.
+ * ifindex (0: any that carries PXP_NETDEV_ALIAS); -ENODEV if there is none, -EEXIST if of
+ * another kind or, with ifindex 0, without our alias, -ESTALE if another ifindex holds the
+ * name.
  */
 int pxp_netdev_delete(const char *name, enum pxp_dp_netdev kind, int ifindex);
 /*

@@ -4,7 +4,9 @@
 
 #include <arpa/inet.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <stddef.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -216,9 +218,30 @@ int instance_record_init(struct instance_record *r)
 	return r->start_time && r->netns ? 0 : -ENOENT;
 }
 
+/*
+ * The record rewritten where it lies, for a full run directory: the old record's block is
+ * reused, so no space is needed (a record is far smaller than a block). Not atomic as the
+ * rename is, but a stale record (an old session id and netdev ifindex) would have the clean-up
+ * after a crash leave pxp0 behind, and the next `up` refuse it as someone else's.
+ */
+static int record_write_in_place(const char *path, const char *text, size_t len)
+{
+	int fd = open(path, O_WRONLY | O_CLOEXEC), err = 0;
+
+	if (fd < 0)
+		return -errno;
+	errno = 0; /* a short write sets none */
+	if (pwrite(fd, text, len, 0) != (ssize_t)len || ftruncate(fd, (off_t)len))
+		err = errno ? -errno : -EIO;
+	if (close(fd) && !err)
+		err = -errno;
+	return err;
+}
+
 int instance_record_write(const char *iface, const struct instance_record *r)
 {
-	char path[PATH_MAX], tmp[PATH_MAX + 8];
+	char path[PATH_MAX], tmp[PATH_MAX + 8], *text = NULL;
+	size_t len = 0;
 	unsigned int i;
 	FILE *f;
 	int err;
@@ -226,17 +249,31 @@ int instance_record_write(const char *iface, const struct instance_record *r)
 	err = record_path(iface, path, sizeof(path));
 	if (err)
 		return err;
-	snprintf(tmp, sizeof(tmp), "%s.tmp", path);
-	f = fopen(tmp, "we");
+	f = open_memstream(&text, &len);
 	if (!f)
 		return -errno;
 	for (i = 0; i < NR_FIELDS; i++)
 		field_write(f, &fields[i], r);
-	err = fclose(f) ? -errno : 0;
-	if (!err && rename(tmp, path))
+	if (fclose(f)) {
+		free(text);
+		return -errno;
+	}
+	snprintf(tmp, sizeof(tmp), "%s.tmp", path);
+	f = fopen(tmp, "we");
+	if (!f) {
 		err = -errno;
-	if (err)
-		unlink(tmp);
+	} else {
+		fwrite(text, 1, len, f);
+		err = fclose(f) ? -errno : 0;
+		if (!err && rename(tmp, path))
+			err = -errno;
+		if (err)
+			unlink(tmp);
+	}
+	/* A first record (none to rewrite) still fails: `up` then stops before it made anything. */
+	if ((err == -ENOSPC || err == -EDQUOT) && !record_write_in_place(path, text, len))
+		err = 0;
+	free(text);
 	return err;
 }
 
@@ -505,6 +542,7 @@ void instance_remove_ac_netdevs(void)
 {
 	struct if_nameindex *list, *i;
 	struct live_ac ac = { 0 };
+	int err;
 
 	pxp_run_dir_for_each(RECORD_SUFFIX, find_live_ac, &ac);
 	if (ac.pid) {
@@ -524,7 +562,9 @@ void instance_remove_ac_netdevs(void)
 		pxp_run_dir_for_each(RECORD_SUFFIX, find_claim, &n);
 		if (n.claimed)
 			continue;
-		if (pxp_dp_cleanup_stale(NULL, i->if_name))
+		err = pxp_dp_cleanup_stale(NULL, i->if_name);
+		/* -EEXIST: someone else's netdev of such a name, already said so. */
+		if (err && err != -EEXIST)
 			pxp_warn("could not remove the stale session netdev %s", i->if_name);
 	}
 	if_freenameindex(list);

@@ -1,0 +1,510 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# The fault campaign (issue 17): each fault is done to a live session of our client with
+# our AC, and each case ends with a check that nothing was left behind.
+#
+#   lan ---------- router ================ isp ---------- net
+#   lan0      lan1      wan0    PPPoE    isp0     isp1      net0
+#                       pxp0 100.64.1.2  pxs<N> 100.64.1.1
+#                       (pppoe-xp up)    (pppoe-xp server --ac-name pxf-ac)
+#
+#   second_ac only:   cl ---- sw (bridge br0) ---- ac1 (server --ac-name pxf-ac1)
+#                     wan0    p0   p1   p2         isp0
+#                                        `-------- ac2 (server --ac-name pxf-ac2)
+#
+# Cases: wan_down_up (a blip of wan0 or of the AC's isp0 under the echo timeout keeps the
+# session; wan0 down
+# past it ends the session, --persist brings a new one, nothing leaks); ac_restart_mid_traffic
+# (the AC killed and restarted under a ping flood: the client's echoes fail, --persist
+# reconnects, the traffic resumes, the restarted AC removed only its own leftovers);
+# ac_unreachable_past_echo (the AC's port drops everything: exit 15 without --persist, and
+# a new `up` fails with 8; retries every --holdoff with --persist); run_dir_full (RUN_DIR on a full tmpfs: `up` fails naming
+# the directory and the errno and leaves nothing; a session already up keeps running and
+# `down` works); second_ac (two ACs answer: --ac picks its one even when the other answers
+# first; without --ac the first PADO wins). Name cases as arguments to run only those:
+# test_faults.sh wan_down_up
+PXP_NS_PREFIX=pxf$$-
+. "$(dirname "$0")/lib.sh"
+
+B=$PXP_BIN
+RUN_C=$PXP_TMP/run-client
+RUN_S=$PXP_TMP/run-server
+SECRETS=$PXP_TMP/secrets
+NS_CL=${PXP_NS_PREFIX}cl
+NS_SW=${PXP_NS_PREFIX}sw
+NS_AC1=${PXP_NS_PREFIX}ac1
+NS_AC2=${PXP_NS_PREFIX}ac2
+# The client's keepalive: dead after 4 unanswered Echo-Requests 1 s apart (about 4-5 s).
+KEEPALIVE="4 1"
+
+client() { in_ns "$NS_ROUTER" env PPPOE_XP_RUN_DIR="$RUN_C" ${PXP_TIMEOUT:+timeout "$PXP_TIMEOUT"} "$B" "$@"; }
+server() { in_ns "$NS_ISP" env PPPOE_XP_RUN_DIR="$RUN_S" "$B" "$@"; }
+
+# field_of KEY: a top-level field of the `status` text on stdin.
+field_of() { awk -v key="$1" -F': ' '$1 == key { sub("^[^:]*: ", ""); print; exit }'; }
+cfield() { client status wan0 2>/dev/null | field_of "$1"; }
+sfield() { server status isp0 2>/dev/null | field_of "$1"; }
+client_is_up() { [ "$(cfield state)" = up ]; }
+client_gone() { ! client status wan0 >/dev/null 2>&1; }
+client_sessions_are() { [ "$(cfield sessions)" = "$1" ] && client_is_up; }
+# The session ended and the --persist daemon tries again (holdoff, or discovery).
+client_retrying() { case $(cfield state) in holdoff | discovery) return 0 ;; esac; return 1; }
+server_sessions_are() { [ "$(sfield session_count)" = "$1" ]; }
+echo_replies() { client status wan0 2>/dev/null | awk -F': ' '$1 == "  replies" { print $2; exit }'; }
+echo_replies_above() { [ "$(echo_replies)" -gt "$1" ] 2>/dev/null; }
+# json_count PATH...: the number at that path of the `status --json` on stdin, 0 if absent.
+json_count() {
+	python3 -c 'import json, sys
+v = json.load(sys.stdin)
+for k in sys.argv[1:]:
+    v = v.get(k, {}) if isinstance(v, dict) else {}
+print(v if isinstance(v, int) else 0)' "$@"
+}
+failures_at_least() { [ "$(cfield failures)" -ge "$1" ] 2>/dev/null; }
+
+start_server() {
+	server server isp0 --local 100.64.1.1 --pool 100.64.1.0/24 --auth pap \
+		--secrets "$SECRETS" --ac-name pxf-ac --keepalive "$KEEPALIVE" \
+		>"$PXP_TMP/server.out" 2>&1 || fail "server did not start: $(cat "$PXP_TMP/server.out")"
+}
+
+client_up() { # [extra args]
+	client up wan0 --user alice --password secret1 --keepalive "$KEEPALIVE" "$@" \
+		>"$PXP_TMP/client.out" 2>&1 || fail "up failed (exit $?): $(cat "$PXP_TMP/client.out")"
+}
+
+ping_ac() { in_ns "$NS_ROUTER" ping -c 2 -i 0.2 -W 2 100.64.1.1 >/dev/null; }
+
+# The XDP programs on the links of NS, one "ifname:id" a line.
+xdp_progs() {
+	ip -n "$1" -d -o link show 2>/dev/null |
+		awk '{ n = $2; sub(":$", "", n); sub("@.*", "", n)
+		       for (i = 1; i < NF; i++) if ($i == "prog/xdp") print n ":" $(i + 2) }'
+}
+
+# fds_by_kind PID: how many files of each kind (socket, pipe, bpf-prog, a path) PID holds.
+fds_by_kind() {
+	local f
+	for f in /proc/"$1"/fd/*; do readlink "$f"; done | sed 's/\[[0-9]*\]//; s/:[0-9]*$//' |
+		sort | uniq -c | sed 's/^ */fd /'
+}
+
+# What the running client holds: its fds by kind, its netdevs, the XDP program on wan0 and
+# how many there are in the namespace, its run files. Flat across a recovery means no leak.
+client_holdings() {
+	local pid=$1
+	fds_by_kind "$pid"
+	echo "netdevs $(ip -n "$NS_ROUTER" -o link show | awk '{ print $2 }' | grep '^pxp' | sed 's/@.*//' | sort | tr '\n' ' ')"
+	echo "wan0 $(xdp_progs "$NS_ROUTER" | grep '^wan0:')"
+	echo "xdp programs $(xdp_progs "$NS_ROUTER" | wc -l)"
+	echo "run files $(ls "$RUN_C" | tr '\n' ' ')"
+}
+
+# Nothing of ours is left in the router namespace or the client's run directory.
+client_clean() {
+	local what
+	what=$(ip -n "$NS_ROUTER" -o link show | awk '{ print $2 }' | grep '^pxp')
+	[ -z "$what" ] || fail "netdevs left: $what" || return 1
+	what=$(xdp_progs "$NS_ROUTER")
+	[ -z "$what" ] || fail "XDP programs left: $what" || return 1
+	what=$(ls -A "$RUN_C")
+	[ -z "$what" ] || fail "run files left in $RUN_C: $what" || return 1
+	no_pxp_in "$NS_ROUTER" || fail "a pppoe-xp process still runs in the router namespace"
+}
+
+# The client ends cleanly (down, exit 0) and leaves nothing.
+down_and_clean() {
+	client down wan0 >"$PXP_TMP/down.out" 2>&1 || fail "down failed: $(cat "$PXP_TMP/down.out")" || return 1
+	wait_for 10 client_gone || fail "the client still answers after down" || return 1
+	client_clean
+}
+
+reset() {
+	client down wan0 >/dev/null 2>&1
+	server down isp0 >/dev/null 2>&1
+	ip netns exec "$NS_ISP" nft delete table netdev pxf_block 2>/dev/null
+	ip -n "$NS_ROUTER" link set wan0 up 2>/dev/null
+	ip -n "$NS_ISP" link set isp0 up 2>/dev/null
+	end_ns_pids "$NS_ROUTER" "$NS_ISP"
+	sleep 0.2
+	return 0
+}
+
+# ------------------------------------------------------------ wan_down_up
+
+# The WAN port set down: under the echo timeout the session survives (PPPoE has no notion
+# of the link; see docs/operation.md, Faults, for pppd); past it the echoes fail, the
+# session ends and --persist brings a new one. Nothing the daemon holds may grow.
+test_wan_down_up() {
+	local pid sid before after replies
+	reset
+	start_server || return 1
+	client_up --persist --holdoff 1 --padi-timeout 1 --padi-attempts 2 || return 1
+	ping_ac || fail "no traffic through the first session" || return 1
+	pid=$(cfield pid)
+	sid=$(cfield session_id)
+	before=$(client_holdings "$pid")
+
+	# The blip: 1 s down, where 4 echoes must fail (4 s).
+	replies=$(echo_replies)
+	ip -n "$NS_ROUTER" link set wan0 down
+	sleep 1
+	ip -n "$NS_ROUTER" link set wan0 up
+	# Five more replies: the echo timeout has passed with the link back.
+	wait_for 20 echo_replies_above $((replies + 5)) ||
+		fail "no Echo-Replies after a 1 s blip: state $(cfield state), $(cfield last_error)" || return 1
+	[ "$(cfield session_id)" = "$sid" ] && [ "$(cfield sessions)" = 1 ] ||
+		fail "a 1 s blip ended session $sid: $(cfield last_error)" || return 1
+	ping_ac || fail "no traffic after a 1 s blip" || return 1
+	# The same on the AC's port: the client sees only its carrier go.
+	replies=$(echo_replies)
+	ip -n "$NS_ISP" link set isp0 down
+	sleep 1
+	ip -n "$NS_ISP" link set isp0 up
+	wait_for 20 echo_replies_above $((replies + 5)) ||
+		fail "no Echo-Replies after a 1 s blip of isp0: state $(cfield state), $(cfield last_error)" || return 1
+	[ "$(cfield session_id)" = "$sid" ] && [ "$(sfield session_count)" = 1 ] ||
+		fail "a 1 s blip of isp0 ended session $sid: $(cfield last_error)" || return 1
+	ping_ac || fail "no traffic after a 1 s blip of isp0" || return 1
+
+	# Down past the echo timeout.
+	ip -n "$NS_ROUTER" link set wan0 down
+	wait_for 20 client_retrying || fail "still up 20 s after wan0 went down" || return 1
+	cfield last_error | grep -q "no reply to LCP Echo-Requests" ||
+		fail "status does not say why the session ended: $(cfield last_error)" || return 1
+	# Discovery runs into the down link for a while (PADIs that cannot be sent).
+	sleep 3
+	[ -n "$(cfield state)" ] || fail "the --persist daemon died while wan0 was down" || return 1
+	ip -n "$NS_ROUTER" link set wan0 up
+	wait_for 30 client_sessions_are 2 ||
+		fail "no new session 30 s after wan0 came up: $(cfield state), $(cfield last_error)" || return 1
+	ping_ac || fail "no traffic through the new session" || return 1
+	# The AC's echoes ended the old session there too.
+	wait_for 20 server_sessions_are 1 || fail "the AC holds $(sfield session_count) sessions, want 1" || return 1
+	[ "$(cfield pid)" = "$pid" ] || fail "the daemon changed: pid $(cfield pid), was $pid" || return 1
+	after=$(client_holdings "$pid")
+	[ "$before" = "$after" ] ||
+		fail "the daemon's holdings changed: $(diff <(echo "$before") <(echo "$after") | grep '^[<>]' | tr '\n' ' ')" ||
+		return 1
+	down_and_clean
+}
+
+# ------------------------------------------------------------ ac_restart_mid_traffic
+
+# pxs<N> netdevs and the XDP programs in the AC's namespace.
+ac_leftovers() {
+	ip -n "$NS_ISP" -o link show | awk '{ print $2 }' | sed 's/@.*//; s/:$//' | grep '^pxs'
+	xdp_progs "$NS_ISP"
+}
+
+test_ac_restart_mid_traffic() {
+	local spid old_sid old_prog ppid left n log=$PXP_TMP/restart.log
+	reset
+	start_server || return 1
+	rm -f "$log"
+	client_up --persist --holdoff 1 --padi-timeout 1 --logfile "$log" || return 1
+	old_sid=$(cfield session_id)
+	iperf_server "$NS_ISP" 5201 || fail "no iperf3 server" || return 1
+	ip netns exec "$NS_ROUTER" iperf3 -c 100.64.1.1 -t 2 >"$PXP_TMP/iperf1.out" 2>&1 ||
+		fail "no iperf3 through the first session: $(tail -3 "$PXP_TMP/iperf1.out")" || return 1
+	# A ping flood (50 a second) from before the kill to after the recovery.
+	ip netns exec "$NS_ROUTER" ping -n -i 0.02 -W 1 100.64.1.1 >"$PXP_TMP/flood.out" 2>&1 &
+	ppid=$!
+	on_cleanup "kill $ppid"
+	wait_for 10 grep -q "icmp_seq=20 " "$PXP_TMP/flood.out" || fail "the flood gets no replies" || return 1
+	spid=$(sfield pid)
+	old_prog=$(xdp_progs "$NS_ISP" | grep '^isp0:')
+	kill9_and_wait "$spid" || fail "the killed AC did not die" || return 1
+	# What the dead AC left: its session netdev (a veth outlives its creator).
+	ac_leftovers | grep -qx "pxs$old_sid" || fail "expected pxs$old_sid left by the killed AC: $(ac_leftovers)" || return 1
+	# Not ours, named as ours are and of our kind: the restarted AC must leave it.
+	ip -n "$NS_ISP" link add pxs9999 type veth peer name pxf-other || fail "cannot add pxs9999" || return 1
+	start_server || return 1
+	left=$(ac_leftovers | grep -v "^isp0:" | tr '\n' ' ')
+	[ "$left" = "pxs9999 " ] || fail "after the restart, want only pxs9999 beside isp0's program, have: $left" || return 1
+	grep -q "pxs9999 is not .*left alone" "$PXP_TMP/server.out" ||
+		fail "the restarted AC did not say it left pxs9999 alone: $(cat "$PXP_TMP/server.out")" || return 1
+	# One program on isp0, and not the dead AC's.
+	left=$(xdp_progs "$NS_ISP" | grep '^isp0:')
+	[ "$(echo "$left" | wc -w)" = 1 ] && [ "$left" != "$old_prog" ] ||
+		fail "on isp0 want one program, not the dead AC's $old_prog: $(xdp_progs "$NS_ISP")" || return 1
+	# The restarted AC drops the old session's frames (counted as unknown); the client's
+	# echoes fail and --persist starts again.
+	wait_for 30 client_sessions_are 2 || fail "no second session 30 s after the restart: $(cfield last_error)" || return 1
+	grep -q "session $old_sid: no reply to LCP Echo-Requests" "$log" ||
+		fail "session $old_sid ended for another reason: $(grep "session $old_sid" "$log")" || return 1
+	n=$(grep -c "icmp_seq=" "$PXP_TMP/flood.out")
+	wait_for 10 sh -c "[ \$(grep -c icmp_seq= $PXP_TMP/flood.out) -gt $((n + 50)) ]" ||
+		fail "the ping flood did not resume through the new session" || return 1
+	kill "$ppid"
+	wait "$ppid" 2>/dev/null
+	iperf_server "$NS_ISP" 5201 || fail "no iperf3 server" || return 1
+	ip netns exec "$NS_ROUTER" iperf3 -c 100.64.1.1 -t 2 >"$PXP_TMP/iperf2.out" 2>&1 ||
+		fail "no iperf3 through the new session: $(tail -3 "$PXP_TMP/iperf2.out")" || return 1
+	n=$(server status isp0 --json | json_count control_frames drops unknown-session)
+	[ "$n" -gt 0 ] || fail "the restarted AC counted no frame of the old session as unknown-session" || return 1
+	ip -n "$NS_ISP" link del pxs9999
+	down_and_clean || return 1
+	server down isp0 >/dev/null || fail "server down failed" || return 1
+	left=$(ac_leftovers)
+	[ -z "$left" ] || fail "the AC left: $left"
+}
+
+# ------------------------------------------------------------ ac_unreachable_past_echo
+
+# Everything the AC's port receives or its sockets send is dropped (ingress after XDP, which
+# passes control frames on): no Echo-Request, PADI or PADR reaches the AC, and none of its
+# frames reaches the client (else the AC's own echoes would end the session first, by an
+# LCP Terminate-Request the client still gets).
+block_ac() {
+	ip netns exec "$NS_ISP" nft -f - <<-EOF
+		table netdev pxf_block {
+			chain in {
+				type filter hook ingress device isp0 priority -500; policy drop;
+			}
+			chain out {
+				type filter hook egress device isp0 priority -500; policy drop;
+			}
+		}
+	EOF
+}
+unblock_ac() { ip netns exec "$NS_ISP" nft delete table netdev pxf_block; }
+
+test_ac_unreachable_past_echo() {
+	local pid rc spid sfds log=$PXP_TMP/unreach.log
+	reset
+	start_server || return 1
+	# Without --persist: the daemon ends with pppd's EXIT_PEER_DEAD (15).
+	rm -f "$log"
+	PXP_TIMEOUT=40 client up wan0 --user alice --password secret1 --keepalive "$KEEPALIVE" \
+		--foreground --logfile "$log" >"$PXP_TMP/fg.out" 2>&1 &
+	pid=$!
+	wait_for 10 client_is_up || fail "the session did not come up" || return 1
+	block_ac || fail "cannot block isp0" || return 1
+	wait "$pid"
+	rc=$?
+	[ $rc -eq 15 ] || fail "exit $rc with the AC unreachable, want 15: $(tail -3 "$PXP_TMP/fg.out")" || return 1
+	grep -q "no reply to LCP Echo-Requests" "$log" || fail "the log does not say why: $(tail -3 "$log")" || return 1
+	client_clean || return 1
+	# A detached `up` while the AC is unreachable fails, saying what it missed.
+	client up wan0 --user alice --password secret1 --padi-attempts 1 --padi-timeout 1 \
+		>"$PXP_TMP/up.out" 2>&1
+	rc=$?
+	[ $rc -eq 8 ] && grep -q "no PADO" "$PXP_TMP/up.out" ||
+		fail "up with the AC unreachable: exit $rc, want 8 and 'no PADO': $(cat "$PXP_TMP/up.out")" || return 1
+	client_clean || return 1
+
+	# With --persist: the daemon stays, trying again after each --holdoff, until the AC
+	# is back.
+	unblock_ac
+	rm -f "$log"
+	client_up --persist --holdoff 2 --padi-timeout 1 --padi-attempts 1 --logfile "$log" || return 1
+	# The AC's fds with one session, before it loses that session to its echoes.
+	wait_for 20 server_sessions_are 1 || fail "the AC holds $(sfield session_count) sessions, want 1" || return 1
+	spid=$(sfield pid)
+	sfds=$(fds_by_kind "$spid")
+	block_ac || fail "cannot block isp0" || return 1
+	wait_for 20 client_retrying || fail "still up 20 s after the AC became unreachable" || return 1
+	cfield last_error | grep -q "no reply to LCP Echo-Requests" ||
+		fail "status does not say why: $(cfield last_error)" || return 1
+	# Each attempt: one PADI unanswered for 1 s, then 2 s of holdoff.
+	wait_for 30 failures_at_least 3 || fail "$(cfield failures) failed attempts, want 3 by now" || return 1
+	[ "$(grep -c "trying again in 2 s" "$log")" -ge 3 ] ||
+		fail "want a 'trying again in 2 s' line per attempt: $(grep trying "$log")" || return 1
+	unblock_ac
+	wait_for 20 client_sessions_are 2 || fail "no new session 20 s after the AC came back: $(cfield last_error)" || return 1
+	ping_ac || fail "no traffic through the new session" || return 1
+	# The AC's own echoes ended the sessions it could not reach, and it holds what it held.
+	wait_for 20 server_sessions_are 1 || fail "the AC holds $(sfield session_count) sessions, want 1" || return 1
+	[ "$(fds_by_kind "$spid")" = "$sfds" ] ||
+		fail "the AC's fds changed: $(diff <(echo "$sfds") <(fds_by_kind "$spid") | grep '^[<>]' | tr '\n' ' ')" || return 1
+	down_and_clean
+}
+
+# ------------------------------------------------------------ run_dir_full
+
+# RUN_DIR on a tmpfs of its own (never the real /run), mounted in the host's mount
+# namespace so that every `ip netns exec` sees it.
+FULL=$PXP_TMP/run-full
+full_mount() { # [inodes]: 8 inodes instead of 64 KiB
+	local opts=size=64k
+	[ "${1:-}" != inodes ] || opts=size=1m,nr_inodes=8
+	mkdir -p "$FULL"
+	mountpoint -q "$FULL" || mount -t tmpfs -o "$opts,mode=0700" pxf-full "$FULL"
+}
+full_fill() { dd if=/dev/zero of="$FULL/fill" bs=4k >/dev/null 2>&1; [ -s "$FULL/fill" ]; }
+full_client() { in_ns "$NS_ROUTER" env PPPOE_XP_RUN_DIR="$FULL" "$B" "$@"; }
+
+full_clean() {
+	local what
+	what=$(ip -n "$NS_ROUTER" -o link show | awk '{ print $2 }' | grep '^pxp')
+	[ -z "$what" ] || fail "$1: netdevs left: $what" || return 1
+	what=$(xdp_progs "$NS_ROUTER")
+	[ -z "$what" ] || fail "$1: XDP programs left: $what" || return 1
+	what=$(ip -n "$NS_ROUTER" route show table all proto 153)
+	[ -z "$what" ] || fail "$1: routes left: $what" || return 1
+	what=$(find "$FULL" -mindepth 1 ! -name fill -printf '%f ')
+	[ -z "$what" ] || fail "$1: files left in $FULL: $what" || return 1
+	no_pxp_in "$NS_ROUTER" || fail "$1: a pppoe-xp process still runs"
+}
+
+test_run_dir_full() {
+	local rc n=0
+	reset
+	start_server || return 1
+	full_mount || fail "cannot mount a tmpfs on $FULL" || return 1
+	on_cleanup "umount $FULL"
+	rm -f "$FULL"/*
+	full_fill || fail "cannot fill $FULL" || return 1
+	full_client up wan0 --user alice --password secret1 --defaultroute >"$PXP_TMP/full.out" 2>&1
+	rc=$?
+	[ $rc -ne 0 ] || fail "up succeeded with $FULL full" || return 1
+	grep -q "$FULL" "$PXP_TMP/full.out" && grep -q "No space left on device" "$PXP_TMP/full.out" ||
+		fail "exit $rc, the message does not name $FULL and ENOSPC: $(cat "$PXP_TMP/full.out")" || return 1
+	full_clean "after the failed up" || return 1
+	# Out of inodes instead: the control socket is the first file.
+	umount "$FULL" && full_mount inodes || fail "cannot mount a tmpfs on $FULL" || return 1
+	while touch "$FULL/fill.$((++n))" 2>/dev/null; do :; done
+	full_client up wan0 --user alice --password secret1 >"$PXP_TMP/full.out" 2>&1
+	rc=$?
+	[ $rc -ne 0 ] && grep -q "$FULL: No space left on device" "$PXP_TMP/full.out" ||
+		fail "exit $rc without inodes, the message does not name $FULL and ENOSPC: $(cat "$PXP_TMP/full.out")" || return 1
+	rm -f "$FULL"/fill.*
+	full_clean "after the failed up without inodes" || return 1
+	umount "$FULL" && full_mount || fail "cannot mount a tmpfs on $FULL" || return 1
+
+	# A session up before the directory fills keeps running, and down works.
+	rm -f "$FULL/fill"
+	full_client up wan0 --user alice --password secret1 --defaultroute --keepalive "$KEEPALIVE" \
+		>"$PXP_TMP/full.out" 2>&1 || fail "up with room failed: $(cat "$PXP_TMP/full.out")" || return 1
+	full_fill || fail "cannot fill $FULL" || return 1
+	in_ns "$NS_ROUTER" ping -c 2 -i 0.2 -W 2 100.64.1.1 >/dev/null || fail "no traffic with $FULL full" || return 1
+	[ "$(full_client status wan0 | field_of state)" = up ] || fail "status with $FULL full: $(full_client status wan0)" || return 1
+	full_client down wan0 >"$PXP_TMP/down.out" 2>&1 || fail "down with $FULL full failed: $(cat "$PXP_TMP/down.out")" || return 1
+	wait_for 10 no_pxp_in "$NS_ROUTER" || fail "the daemon still runs after down" || return 1
+	full_clean "after down" || return 1
+
+	# A new session while the directory is full (the AC ended the first), then a crash: the
+	# record still names what the daemon made, so `down` removes the new pxp0.
+	rm -f "$FULL/fill"
+	full_client up wan0 --user alice --password secret1 --defaultroute --keepalive "$KEEPALIVE" \
+		--persist --holdoff 1 >"$PXP_TMP/full.out" 2>&1 || fail "up with room failed: $(cat "$PXP_TMP/full.out")" || return 1
+	full_fill || fail "cannot fill $FULL" || return 1
+	server down isp0 >/dev/null && start_server || fail "cannot restart the AC" || return 1
+	wait_for 20 sh -c "PPPOE_XP_RUN_DIR=$FULL ip netns exec $NS_ROUTER $B status wan0 | grep -qx 'sessions: 2'" ||
+		fail "no second session with $FULL full: $(full_client status wan0 | field_of last_error)" || return 1
+	kill9_and_wait "$(full_client status wan0 | field_of pid)" || fail "the killed client did not die" || return 1
+	full_client down wan0 >"$PXP_TMP/down.out" 2>&1 || fail "down after kill -9 failed: $(cat "$PXP_TMP/down.out")" || return 1
+	full_clean "after kill -9 of a session made with $FULL full, and down" || return 1
+	rm -f "$FULL/fill"
+}
+
+# ------------------------------------------------------------ second_ac
+
+second_topo() {
+	local ns p
+	[ -n "$(ip netns list | grep "^$NS_SW")" ] && return 0
+	for ns in "$NS_CL" "$NS_SW" "$NS_AC1" "$NS_AC2"; do
+		ip netns add "$ns" || return 1
+		ip -n "$ns" link set lo up
+	done
+	ip -n "$NS_SW" link add br0 type bridge || return 1
+	ip -n "$NS_SW" link set br0 up
+	_veth "$NS_SW" p0 "$NS_CL" wan0 && _veth "$NS_SW" p1 "$NS_AC1" isp0 &&
+		_veth "$NS_SW" p2 "$NS_AC2" isp0 || return 1
+	for p in p0 p1 p2; do
+		ip -n "$NS_SW" link set "$p" master br0
+		# XDP redirects into a veth need GRO (or a program) on its peer.
+		ip netns exec "$NS_SW" ethtool -K "$p" gro on >/dev/null 2>&1
+	done
+}
+
+ac_n() { # N [args]: the AC in namespace acN
+	local n=$1 ns
+	shift
+	ns=${PXP_NS_PREFIX}ac$n
+	in_ns "$ns" env PPPOE_XP_RUN_DIR="$PXP_TMP/run-ac$n" "$B" "$@"
+}
+cl() { in_ns "$NS_CL" env PPPOE_XP_RUN_DIR="$PXP_TMP/run-cl" "$B" "$@"; }
+cl_field() { cl status wan0 2>/dev/null | field_of "$1"; }
+
+second_reset() {
+	cl down wan0 >/dev/null 2>&1
+	ac_n 1 down isp0 >/dev/null 2>&1
+	ac_n 2 down isp0 >/dev/null 2>&1
+	end_ns_pids "$NS_CL" "$NS_AC1" "$NS_AC2"
+	return 0
+}
+
+# second_try LATE [up args]: `up` while AC LATE is frozen, so that the other AC's PADO
+# comes first; LATE thaws once that PADO is in. Prints the AC-Name of the first PADO the
+# client received, the AC status names for the session and the PADOs dropped for their
+# AC-Name, then ends the session.
+second_try() {
+	local late=$1 lpid log=$PXP_TMP/second.log pado
+	shift
+	rm -f "$log"
+	lpid=$(ac_n "$late" status isp0 | field_of pid)
+	kill -STOP "$lpid"
+	cl up wan0 --user alice --password secret1 --debug --logfile "$log" "$@" >"$PXP_TMP/cl.out" 2>&1 &
+	wait_for 10 grep -q "rcvd PPPOE Discovery .* PADO" "$log"
+	kill -CONT "$lpid"
+	wait $! || {
+		echo "up failed: $(cat "$PXP_TMP/cl.out")"
+		return 1
+	}
+	pado=$(grep -m1 "rcvd PPPOE Discovery .* PADO" "$log" | grep -o 'AC-name "[^"]*"')
+	echo "${pado:-none} $(cl_field ac_name) $(cl status wan0 --json | json_count discovery drops ac-name)"
+	cl down wan0 >/dev/null 2>&1
+	wait_for 10 sh -c "! PPPOE_XP_RUN_DIR=$PXP_TMP/run-cl ip netns exec $NS_CL $B status wan0"
+}
+
+test_second_ac() {
+	local n got
+	second_reset
+	second_topo || fail "could not build the two-AC topology" || return 1
+	mkdir -p "$PXP_TMP/run-ac1" "$PXP_TMP/run-ac2" "$PXP_TMP/run-cl"
+	for n in 1 2; do
+		ac_n $n server isp0 --local 100.64.$((n + 1)).1 --pool 100.64.$((n + 1)).0/24 --auth pap \
+			--secrets "$SECRETS" --ac-name pxf-ac$n >"$PXP_TMP/ac$n.out" 2>&1 ||
+			fail "AC $n did not start: $(cat "$PXP_TMP/ac$n.out")" || return 1
+	done
+	# With --ac, the named one wins, also when the other answers first.
+	for n in 1 2; do
+		got=$(second_try $n --ac pxf-ac$n)
+		[ "$got" = "AC-name \"pxf-ac$((3 - n))\" pxf-ac$n 1" ] ||
+			fail "--ac pxf-ac$n, pxf-ac$((3 - n)) first: got (first PADO, session's AC, ac-name drops) $got" || return 1
+	done
+	# Without it the first PADO wins, and status names its AC.
+	for n in 1 2; do
+		got=$(second_try $((3 - n)))
+		[ "$got" = "AC-name \"pxf-ac$n\" pxf-ac$n 0" ] ||
+			fail "no --ac, pxf-ac$n first: got (first PADO, session's AC, ac-name drops) $got" || return 1
+	done
+	for n in 1 2; do
+		ac_n $n down isp0 >/dev/null || fail "AC $n: down failed" || return 1
+	done
+	[ -z "$(ls -A "$PXP_TMP/run-cl")" ] || fail "client run files left: $(ls "$PXP_TMP/run-cl")" || return 1
+	[ -z "$(xdp_progs "$NS_CL")$(xdp_progs "$NS_AC1")$(xdp_progs "$NS_AC2")" ] || fail "XDP programs left" || return 1
+	no_pxp_in "$NS_CL" "$NS_AC1" "$NS_AC2" || fail "a pppoe-xp process still runs"
+}
+
+cases_named "$@"
+suite_needs faults ip nft iperf3 ping ethtool
+topo_create pppoe || {
+	echo "FAIL faults/topology: could not build the topology"
+	exit 1
+}
+mkdir -p "$RUN_C" "$RUN_S"
+printf 'alice * secret1 *\n' >"$SECRETS"
+chmod 600 "$SECRETS"
+on_cleanup reset
+on_cleanup second_reset
+
+case_ faults/wan_down_up test_wan_down_up
+case_ faults/ac_restart_mid_traffic test_ac_restart_mid_traffic
+case_ faults/ac_unreachable_past_echo test_ac_unreachable_past_echo
+case_ faults/run_dir_full test_run_dir_full
+case_ faults/second_ac test_second_ac
+tests_done
