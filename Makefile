@@ -278,6 +278,7 @@ install: $(BIN) $(MAN) $(RT_PROTOS)
 		$(DESTDIR)$(SYSTEMD_UNITDIR) $(DESTDIR)$(RT_PROTOS_DIR)
 	$(Q)$(INSTALL) -m 0644 $(RT_PROTOS) $(DESTDIR)$(RT_PROTOS_DIR)/pppoe-xp.conf
 	$(Q)$(INSTALL) -m 0755 $(BIN) $(DESTDIR)$(SBINDIR)/pppoe-xp
+	$(Q)ln -f $(DESTDIR)$(SBINDIR)/pppoe-xp $(DESTDIR)$(SBINDIR)/pppoe-xp-wg
 	$(Q)$(INSTALL) -m 0644 $(MAN) $(DESTDIR)$(MANDIR)/man8/pppoe-xp.8
 	$(Q)sed -e 's|@SBINDIR@|$(SBINDIR)|g' -e 's|@SYSCONFDIR@|$(SYSCONFDIR)|g' \
 		dist/$(UNIT).in >$(O)/$(UNIT)
@@ -285,8 +286,8 @@ install: $(BIN) $(MAN) $(RT_PROTOS)
 	$(Q)$(INSTALL) -d -m 0700 $(DESTDIR)$(SYSCONFDIR)/pppoe-xp
 
 uninstall:
-	$(Q)rm -f $(DESTDIR)$(SBINDIR)/pppoe-xp $(DESTDIR)$(MANDIR)/man8/pppoe-xp.8 \
-		$(DESTDIR)$(SYSTEMD_UNITDIR)/$(UNIT) $(DESTDIR)$(RT_PROTOS_DIR)/pppoe-xp.conf
+	$(Q)rm -f $(DESTDIR)$(SBINDIR)/pppoe-xp $(DESTDIR)$(SBINDIR)/pppoe-xp-wg \
+		$(DESTDIR)$(MANDIR)/man8/pppoe-xp.8 $(DESTDIR)$(SYSTEMD_UNITDIR)/$(UNIT) $(DESTDIR)$(RT_PROTOS_DIR)/pppoe-xp.conf
 	$(Q)if [ -d $(DESTDIR)$(SYSCONFDIR)/pppoe-xp ]; then \
 		rmdir --ignore-fail-on-non-empty $(DESTDIR)$(SYSCONFDIR)/pppoe-xp; fi
 
