@@ -263,6 +263,19 @@ test_wg_quick() {
 	[ ! -e "/var/run/wireguard/$q.sock" ] || fail "the UAPI socket outlived the device"
 }
 
+# SIGTERM ends a device: its socket and its TUN go with it.
+test_sigterm() {
+	local t=wgt$$ pid
+	us "$PXP_WG" "$t" >/dev/null 2>&1 || fail "$t did not start" || return
+	pid=$(sock_pid "$t")
+	[ -n "$pid" ] || fail "no process serves $t's socket" || return
+	kill -TERM "$pid"
+	wait_for 10 pid_is_gone "$pid" || fail "SIGTERM did not end the device" || return
+	[ ! -e "/var/run/wireguard/$t.sock" ] || fail "the UAPI socket outlived the device" ||
+		return
+	! ip -n "$NS_US" link show "$t" >/dev/null 2>&1 || fail "the TUN outlived the device"
+}
+
 # ip link del: the device ends and takes its socket with it (last: it ends our device).
 test_link_del() {
 	ip -n "$NS_US" link del "$WG_US" || fail "cannot delete $WG_US" || return
@@ -285,5 +298,6 @@ case_ wg_device/roaming test_roaming
 case_ wg_device/hostile test_hostile
 case_ wg_device/second_instance test_second_instance
 case_ wg_device/wg_quick test_wg_quick
+case_ wg_device/sigterm test_sigterm
 case_ wg_device/link_del test_link_del
 tests_done

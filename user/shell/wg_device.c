@@ -481,7 +481,8 @@ static void tun_ready(struct ev_handler *h, uint32_t events)
 		return;
 	}
 	for (int i = 0; i < BATCH; i++) {
-		ssize_t n = read(d->tun_fd, buf, d->mtu);
+		ssize_t n = read(d->tun_fd, buf,
+				 PKT_BUF - sizeof(struct wg_msg_data) - WG_AEAD_TAG_LEN);
 		struct peer *p;
 		int family;
 
