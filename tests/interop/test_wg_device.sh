@@ -12,7 +12,11 @@
 # `wg show dump` and `wg showconf` of the same configuration compared with wireguard-go's,
 # wg-quick up/down with WG_QUICK_USERSPACE_IMPLEMENTATION=build/pppoe-xp-wg, and hostile
 # input (garbage, replays, a handshake flood that puts us under load) counted in our drops
-# while the real peer keeps working.
+# while the real peer keeps working; and the tunnel inside one of our PPPoE sessions:
+#
+#   us usp0 ======== PPPoE ======== gop0 go
+#      pxp0 100.64.9.x (pppoe-xp up)     100.64.9.1 (pppoe-xp server)
+#      WireGuard to 100.64.9.1:51820 through pxp0
 PXP_NS_PREFIX=wgd$$-
 . "$(dirname "$0")/../netns/lib.sh"
 
@@ -160,12 +164,13 @@ test_dump_matches_go() {
 	} >"$conf"
 	go wg setconf "$cmp" "$conf" && us wg setconf "$mine" "$conf" ||
 		fail "wg setconf failed" || return
-	ours=$(us wg showconf "$mine")
-	theirs=$(go wg showconf "$cmp")
+	# Sections one a line, sorted: wireguard-go lists its peers in Go's map order.
+	ours=$(us wg showconf "$mine" | awk 'BEGIN { RS = "" } { gsub("\n", " | "); print }' | sort)
+	theirs=$(go wg showconf "$cmp" | awk 'BEGIN { RS = "" } { gsub("\n", " | "); print }' | sort)
 	[ "$ours" = "$theirs" ] || fail "wg showconf differs: ours: $ours; wireguard-go: $theirs" ||
 		return
 	# dump: private public port fwmark / public psk endpoint allowed-ips hs rx tx keepalive;
-	# sort the peers (their order is each side's own) and keep the configured fields.
+	# sorted, and the configured fields only.
 	ours=$(us wg show "$mine" dump | awk '{ print $1, $2, $3, $4, $8 }' | sort)
 	theirs=$(go wg show "$cmp" dump | awk '{ print $1, $2, $3, $4, $8 }' | sort)
 	[ "$ours" = "$theirs" ] || fail "wg show dump differs: ours: $ours; wireguard-go: $theirs"
@@ -263,6 +268,33 @@ test_wg_quick() {
 	[ ! -e "/var/run/wireguard/$q.sock" ] || fail "the UAPI socket outlived the device"
 }
 
+# WireGuard inside one of our PPPoE sessions: our client in NS_US, our AC in NS_GO on a
+# second veth pair (usp0 - gop0), wireguard-go reached at the AC's session address over pxp0.
+test_in_pppoe_session() {
+	local run_c=$PXP_TMP/run-c run_s=$PXP_TMP/run-s out
+	_veth "$NS_US" usp0 "$NS_GO" gop0 || fail "no second veth pair" || return
+	out=$(in_ns "$NS_GO" env PPPOE_XP_RUN_DIR="$run_s" "$PXP_BIN" server gop0 \
+		--local 100.64.9.1 --pool 100.64.9.0/24 --auth none 2>&1) ||
+		fail "our AC did not start: $out" || return
+	on_cleanup "in_ns $NS_GO env PPPOE_XP_RUN_DIR=$run_s $PXP_BIN down gop0"
+	out=$(in_ns "$NS_US" env PPPOE_XP_RUN_DIR="$run_c" "$PXP_BIN" up usp0 2>&1) ||
+		fail "our client did not come up: $out" || return
+	on_cleanup "in_ns $NS_US env PPPOE_XP_RUN_DIR=$run_c $PXP_BIN down usp0"
+	# Our peer's endpoint is the AC's end of the session: WireGuard goes through pxp0.
+	us wg set "$WG_US" peer "$(cat "$KEYS/go.pub")" endpoint 100.64.9.1:51820 || return
+	ping_ok "$NS_US" 10.222.0.2 || return
+	[ "$(field "$NS_GO" "$WG_GO" 3)" = "$(ip -n "$NS_US" -4 -o addr show dev pxp0 |
+		awk '{ sub("/.*", "", $4); print $4 }'):51820" ] ||
+		fail "wireguard-go's endpoint is $(field "$NS_GO" "$WG_GO" 3), not our session's" ||
+		return
+	ping_ok "$NS_GO" 10.222.0.1 && iperf_mb "$NS_US" "$NS_GO" 10.222.0.2 || return
+	in_ns "$NS_US" env PPPOE_XP_RUN_DIR="$run_c" "$PXP_BIN" down usp0 >/dev/null 2>&1
+	in_ns "$NS_GO" env PPPOE_XP_RUN_DIR="$run_s" "$PXP_BIN" down gop0 >/dev/null 2>&1
+	us wg set "$WG_US" peer "$(cat "$KEYS/go.pub")" endpoint "${US_ADDR:-10.221.0.1}:51820" \
+		>/dev/null 2>&1
+	return 0
+}
+
 # SIGTERM ends a device: its socket and its TUN go with it.
 test_sigterm() {
 	local t=wgt$$ pid
@@ -296,6 +328,7 @@ case_ wg_device/dump_matches_go test_dump_matches_go
 case_ wg_device/persistent_keepalive test_persistent_keepalive
 case_ wg_device/roaming test_roaming
 case_ wg_device/hostile test_hostile
+case_ wg_device/in_pppoe_session test_in_pppoe_session
 case_ wg_device/second_instance test_second_instance
 case_ wg_device/wg_quick test_wg_quick
 case_ wg_device/sigterm test_sigterm

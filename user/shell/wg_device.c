@@ -1046,7 +1046,8 @@ static int apply_peer(struct wg_device *d, const struct uapi_peer_set *ps)
 			return -ENOMEM;
 		wg_noise_peer_init(&p->noise, ps->public_key, NULL);
 		wg_peer_init(&p->st, 0);
-		/* At the end: get=1 lists peers in the order they were added, as wireguard-go. */
+		/* At the end: get=1 lists peers in the order they were added, as the Linux driver.
+		 */
 		for (pp = &d->peers; *pp; pp = &(*pp)->next)
 			;
 		*pp = p;
