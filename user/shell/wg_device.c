@@ -77,9 +77,17 @@ struct staged {
 	uint8_t data[];
 };
 
+/* A key slot's ciphers set up once, found by the slot's receiver index. */
+struct aead_cache {
+	bool valid;
+	uint32_t local_index;
+	struct wg_aead_key send, recv;
+};
+
 struct peer {
 	struct wg_noise_peer noise;
 	struct wg_peer_state st;
+	struct aead_cache aead[WG_SLOTS];
 	struct wg_handshake hs; /* ours (initiation created) or theirs (response created) */
 	bool has_endpoint;
 	struct sockaddr_in6 endpoint; /* IPv4 peers as v4-mapped */
@@ -208,13 +216,17 @@ static bool index_used(const struct wg_device *d, uint32_t idx)
 		if (p->hs.state != WG_HS_NONE && p->hs.local_index == idx)
 			return true;
 		for (int s = 0; s < WG_SLOTS; s++)
-			if (p->st.slot[s].recv_valid && p->st.slot[s].local_index == idx)
+			if ((p->st.slot[s].recv_valid && p->st.slot[s].local_index == idx) ||
+			    (p->aead[s].valid && p->aead[s].local_index == idx))
 				return true;
 	}
 	return false;
 }
 
-/* A receiver index for a new handshake, unique on the device (wireguard-go's indextable). */
+/*
+ * A receiver index for a new handshake, unique on the device (wireguard-go's indextable),
+ * and not one a cached cipher still answers to.
+ */
 static uint32_t new_index(const struct wg_device *d)
 {
 	uint32_t idx;
@@ -236,8 +248,58 @@ static void staged_clear(struct peer *p)
 	p->staged_head = 0;
 }
 
+static void aead_drop(struct aead_cache *c)
+{
+	if (!c->valid)
+		return;
+	wg_aead_key_free(&c->send);
+	wg_aead_key_free(&c->recv);
+	c->valid = false;
+}
+
+static void aead_drop_all(struct peer *p)
+{
+	for (int i = 0; i < WG_SLOTS; i++)
+		aead_drop(&p->aead[i]);
+}
+
+/*
+ * The ciphers of key slot kp, set up on first use. An entry whose index no slot holds any
+ * more is reused: there are as many entries as slots. NULL if OpenSSL cannot make them.
+ */
+static struct aead_cache *aead_for(struct peer *p, const struct wg_keypair *kp)
+{
+	struct aead_cache *free_c = NULL;
+
+	for (int i = 0; i < WG_SLOTS; i++) {
+		struct aead_cache *c = &p->aead[i];
+		bool live = false;
+
+		if (c->valid && c->local_index == kp->local_index)
+			return c;
+		for (int s = 0; s < WG_SLOTS && c->valid; s++)
+			live |= p->st.slot[s].recv_valid &&
+				p->st.slot[s].local_index == c->local_index;
+		if (!live && !free_c)
+			free_c = c;
+	}
+	if (!free_c)
+		return NULL;
+	aead_drop(free_c);
+	if (wg_aead_key_init(&free_c->send, kp->send_key, true))
+		return NULL;
+	if (wg_aead_key_init(&free_c->recv, kp->recv_key, false)) {
+		wg_aead_key_free(&free_c->send);
+		return NULL;
+	}
+	free_c->local_index = kp->local_index;
+	free_c->valid = true;
+	return free_c;
+}
+
 static void peer_free(struct peer *p)
 {
+	aead_drop_all(p);
 	staged_clear(p);
 	wg_handshake_clear(&p->hs);
 	explicit_bzero(p, sizeof(*p));
@@ -266,6 +328,7 @@ static void peers_expire_sessions(struct wg_device *d)
 		wg_handshake_clear(&p->hs);
 		explicit_bzero(&p->st, sizeof(p->st));
 		wg_peer_init(&p->st, pk);
+		aead_drop_all(p);
 		staged_clear(p);
 	}
 }
@@ -335,7 +398,7 @@ static void peer_actions(struct wg_device *d, struct peer *p, unsigned int actio
 static bool send_data(struct wg_device *d, struct peer *p, const uint8_t *pkt, size_t len)
 {
 	const struct wg_keypair *kp;
-	struct wg_transport_keys k;
+	struct aead_cache *c;
 	unsigned int actions, i;
 	uint64_t counter, now = ev_now_ms();
 	uint8_t *out;
@@ -350,11 +413,14 @@ static bool send_data(struct wg_device *d, struct peer *p, const uint8_t *pkt, s
 		peer_actions(d, p, actions);
 		return false;
 	}
+	c = aead_for(p, kp);
+	if (!c) {
+		d->core_drops[WG_DROP_INTERNAL]++;
+		peer_actions(d, p, actions);
+		return true;
+	}
 	out = tx_slot(d, p, &i);
-	memcpy(k.send, kp->send_key, WG_KEY_LEN);
-	k.remote_index = kp->remote_index;
-	n = wg_data_encrypt(out, PKT_BUF, pkt, len, d->mtu, &k, counter);
-	explicit_bzero(k.send, sizeof(k.send));
+	n = wg_data_seal(out, PKT_BUF, pkt, len, d->mtu, kp->remote_index, &c->send, counter);
 	if (n < 0) {
 		drop(d, DEV_DROP_inner);
 	} else {
@@ -434,8 +500,10 @@ static void send_initiation(struct wg_device *d, struct peer *p)
 /* Does what the timers and key slots asked, until nothing more is asked. */
 static void peer_actions(struct wg_device *d, struct peer *p, unsigned int actions)
 {
-	if (actions & WG_ACT_ZERO_KEYS)
+	if (actions & WG_ACT_ZERO_KEYS) {
 		wg_handshake_clear(&p->hs);
+		aead_drop_all(p);
+	}
 	if (actions & WG_ACT_DROP_STAGED) {
 		d->dev_drops[DEV_DROP_staged_given_up] += p->staged_n;
 		staged_clear(p);
@@ -729,7 +797,7 @@ static struct peer *peer_by_data_index(struct wg_device *d, uint32_t idx, int *s
 
 static void rx_data(struct wg_device *d, uint8_t *msg, size_t len, const struct sockaddr_in6 *from)
 {
-	struct wg_transport_keys k;
+	struct aead_cache *c;
 	struct wg_keypair *kp;
 	uint8_t *pkt = msg + sizeof(struct wg_msg_data);
 	uint64_t counter;
@@ -746,9 +814,12 @@ static void rx_data(struct wg_device *d, uint8_t *msg, size_t len, const struct 
 		return;
 	}
 	kp = &p->st.slot[slot];
-	memcpy(k.recv, kp->recv_key, WG_KEY_LEN);
-	r = wg_data_decrypt(pkt, &plen, msg, len, &k);
-	explicit_bzero(k.recv, sizeof(k.recv));
+	c = aead_for(p, kp);
+	if (!c) {
+		d->core_drops[WG_DROP_INTERNAL]++;
+		return;
+	}
+	r = wg_data_open(pkt, &plen, msg, len, &c->recv);
 	if (r != WG_OK) {
 		d->core_drops[r]++;
 		return;
