@@ -525,7 +525,7 @@ static int data_frame(uint8_t *out, size_t cap, const uint8_t *payload, size_t l
 		padded = len > mtu ? len : mtu;
 	if (cap < sizeof(*d) + WG_AEAD_TAG_LEN || padded > cap - sizeof(*d) - WG_AEAD_TAG_LEN)
 		return -EMSGSIZE;
-	if (payload != d->encrypted)
+	if (len && payload != d->encrypted) /* a keepalive may pass NULL */
 		memmove(d->encrypted, payload, len);
 	memset(d->encrypted + len, 0, padded - len);
 	d->header.type_le = htole32(WG_MSG_DATA);

@@ -581,6 +581,10 @@ TEST(data_seal_open_same_bytes)
 		a_buf[20] ^= 1;
 		CHECK_EQ(wg_data_open(pkt, &out_len, a_buf, (size_t)n, &open), WG_DROP_DECRYPT);
 	}
+	/* A keepalive: no payload at all (the device passes NULL). */
+	CHECK_EQ(wg_data_seal(b_buf, sizeof(b_buf), NULL, 0, 1420, 1, &seal, 99), 32);
+	CHECK_EQ(wg_data_open(pkt, &out_len, b_buf, 32, &open), WG_OK);
+	CHECK_EQ(out_len, 0);
 	/* A key of the wrong direction refuses to work. */
 	CHECK_EQ(wg_data_seal(b_buf, sizeof(b_buf), pkt, 10, 1420, 1, &open, 0), -EIO);
 	CHECK_EQ(wg_data_open(pkt, &out_len, a_buf, 48, &seal), WG_DROP_DECRYPT);

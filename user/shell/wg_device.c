@@ -145,7 +145,8 @@ struct wg_device {
 	struct uapi_client *clients;
 	uint64_t core_drops[WG_DROP_COUNT];
 	uint64_t dev_drops[DEV_DROP_COUNT];
-	uint64_t drops_written;
+	uint64_t drops_written; /* the total RUN_DIR/IFNAME.wg holds */
+	bool drops_file;	/* written at least once */
 	uint64_t next_housekeep_ms;
 
 	struct mmsghdr rx_msg[BATCH];
@@ -1436,7 +1437,7 @@ static void write_drops(struct wg_device *d)
 	uint64_t total = drops_total(d);
 	FILE *f;
 
-	if (total == d->drops_written && d->drops_written)
+	if (d->drops_file && total == d->drops_written)
 		return;
 	snprintf(tmp, sizeof(tmp), "%s.new", d->stats_path);
 	f = fopen(tmp, "w");
@@ -1448,8 +1449,29 @@ static void write_drops(struct wg_device *d)
 	for (int i = 0; i < DEV_DROP_COUNT; i++)
 		fprintf(f, "drop_%s %llu\n", dev_drop_names[i],
 			(unsigned long long)d->dev_drops[i]);
-	if (fclose(f) == 0 && rename(tmp, d->stats_path) == 0)
-		d->drops_written = total ? total : 1;
+	if (fclose(f) == 0 && rename(tmp, d->stats_path) == 0) {
+		d->drops_written = total;
+		d->drops_file = true;
+	}
+}
+
+/* The non-zero drop counters in one line, once, at the end. */
+static void log_drops(const struct wg_device *d)
+{
+	char line[512], word[32];
+	int off = 0;
+
+	for (int i = 1; i < WG_DROP_COUNT && off < (int)sizeof(line); i++)
+		if (d->core_drops[i])
+			off += snprintf(line + off, sizeof(line) - (size_t)off, " %s=%llu",
+					drop_word(core_drop_names[i], word),
+					(unsigned long long)d->core_drops[i]);
+	for (int i = 0; i < DEV_DROP_COUNT && off < (int)sizeof(line); i++)
+		if (d->dev_drops[i])
+			off += snprintf(line + off, sizeof(line) - (size_t)off, " %s=%llu",
+					dev_drop_names[i], (unsigned long long)d->dev_drops[i]);
+	if (off)
+		pxp_info("%s: drops:%s", d->s->ifname, line);
 }
 
 static void housekeep(struct wg_device *d, uint64_t now)
@@ -1597,23 +1619,7 @@ int wg_device_run(const struct wg_device_settings *s, int notify_fd)
 	}
 	if (d->tun_gone)
 		pxp_info("%s: the TUN was deleted; stopping", s->ifname);
-	{
-		char line[512], word[32];
-		int off = 0;
-
-		for (int i = 1; i < WG_DROP_COUNT && off < (int)sizeof(line); i++)
-			if (d->core_drops[i])
-				off += snprintf(line + off, sizeof(line) - (size_t)off, " %s=%llu",
-						drop_word(core_drop_names[i], word),
-						(unsigned long long)d->core_drops[i]);
-		for (int i = 0; i < DEV_DROP_COUNT && off < (int)sizeof(line); i++)
-			if (d->dev_drops[i])
-				off += snprintf(line + off, sizeof(line) - (size_t)off, " %s=%llu",
-						dev_drop_names[i],
-						(unsigned long long)d->dev_drops[i]);
-		if (off)
-			pxp_info("%s: drops:%s", s->ifname, line);
-	}
+	log_drops(d);
 out:
 	device_close(d);
 	explicit_bzero(d, sizeof(*d));
