@@ -237,6 +237,17 @@ test_hostile() {
 	kill -0 "$US_PID" || fail "the device died"
 }
 
+# One set=1 that adds a peer (whose keepalive starts a handshake at once) and removes it:
+# the message queued to it goes out before the peer is freed (the san build checks).
+test_set_then_remove() {
+	local pub
+	pub=$(wg genkey | wg pubkey)
+	us wg set "$WG_US" peer "$pub" endpoint 10.221.0.9:9 allowed-ips 10.9.9.9/32 \
+		persistent-keepalive 5 peer "$pub" remove || fail "wg set failed" || return
+	kill -0 "$US_PID" 2>/dev/null || fail "the device died" || return
+	! us wg show "$WG_US" peers | grep -qF "$pub" || fail "the peer is still there"
+}
+
 test_second_instance() {
 	local out
 	out=$(us "$PXP_BIN" wg "$WG_US" 2>&1) && fail "a second instance started: $out" && return
@@ -329,6 +340,7 @@ case_ wg_device/persistent_keepalive test_persistent_keepalive
 case_ wg_device/roaming test_roaming
 case_ wg_device/hostile test_hostile
 case_ wg_device/in_pppoe_session test_in_pppoe_session
+case_ wg_device/set_then_remove test_set_then_remove
 case_ wg_device/second_instance test_second_instance
 case_ wg_device/wg_quick test_wg_quick
 case_ wg_device/sigterm test_sigterm

@@ -307,8 +307,11 @@ static void peer_free(struct peer *p)
 	free(p);
 }
 
+static void tx_flush(struct wg_device *d);
+
 static void peer_remove(struct wg_device *d, struct peer *victim)
 {
+	tx_flush(d); /* the batch may hold messages to it, and counts their bytes on it */
 	for (struct peer **pp = &d->peers; *pp; pp = &(*pp)->next) {
 		if (*pp != victim)
 			continue;
