@@ -8,7 +8,7 @@
 #   wgu<pid> 10.222.0.1 (pppoe-xp wg, UDP 51820)   wgg<pid> 10.222.0.2 (wireguard-go, 51820)
 #
 # Both driven by the stock wg(8) over their UAPI sockets. Handshakes started from each side,
-# ping and iperf3 both ways, a preshared key, roaming, persistent keepalive on the wire,
+# ping and iperf3 both ways, a preshared key, the tunnel over IPv6 (fd00:221::1/::2), roaming, persistent keepalive on the wire,
 # `wg show dump` and `wg showconf` of the same configuration compared with wireguard-go's,
 # wg-quick up/down with WG_QUICK_USERSPACE_IMPLEMENTATION=build/pppoe-xp-wg, and hostile
 # input (garbage, replays, a handshake flood that puts us under load) counted in our drops
@@ -176,6 +176,25 @@ test_dump_matches_go() {
 	[ "$ours" = "$theirs" ] || fail "wg show dump differs: ours: $ours; wireguard-go: $theirs"
 }
 
+# The outer tunnel over IPv6: the dual-stack socket takes an IPv6 endpoint and its answers.
+test_ipv6_endpoint() {
+	local pub_us pub_go
+	pub_us=$(cat "$KEYS/us.pub")
+	pub_go=$(cat "$KEYS/go.pub")
+	ip -n "$NS_US" addr add fd00:221::1/64 dev us0 nodad &&
+		ip -n "$NS_GO" addr add fd00:221::2/64 dev go0 nodad || fail "no IPv6 addresses" ||
+		return
+	peers_fresh || return
+	us wg set "$WG_US" peer "$pub_go" endpoint "[fd00:221::2]:51820" &&
+		go wg set "$WG_GO" peer "$pub_us" endpoint "[fd00:221::1]:51820" || return
+	ping_ok "$NS_US" 10.222.0.2 && ping_ok "$NS_GO" 10.222.0.1 || return
+	[ "$(field "$NS_US" "$WG_US" 3)" = "[fd00:221::2]:51820" ] &&
+		[ "$(field "$NS_GO" "$WG_GO" 3)" = "[fd00:221::1]:51820" ] ||
+		fail "endpoints: ours $(field "$NS_US" "$WG_US" 3), wireguard-go's $(field "$NS_GO" "$WG_GO" 3)" ||
+		return
+	peers_fresh # back to IPv4 for the cases after
+}
+
 # Our end moves to 10.221.0.3: wireguard-go follows after our next authenticated packet.
 test_roaming() {
 	handshaken || peers_fresh || return
@@ -337,6 +356,7 @@ case_ wg_device/psk test_psk
 case_ wg_device/iperf_both_ways test_iperf_both_ways
 case_ wg_device/dump_matches_go test_dump_matches_go
 case_ wg_device/persistent_keepalive test_persistent_keepalive
+case_ wg_device/ipv6_endpoint test_ipv6_endpoint
 case_ wg_device/roaming test_roaming
 case_ wg_device/hostile test_hostile
 case_ wg_device/in_pppoe_session test_in_pppoe_session
