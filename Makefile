@@ -97,16 +97,17 @@ CFLAGS ?= -O2 -g
 # of the rooms it may use, so an include the wrong way fails the build. Directions:
 # cli -> shell -> datapath -> engine, every room of user/ -> common; pppoe/ (the pure
 # protocol cores) and include/ (wire formats and map layouts) are open to every room that
-# needs them; pppoe/ itself sees only include/, and so does wg-bridge/ (the WireGuard core).
+# needs them (wg-bridge/, the WireGuard core, to shell and up); pppoe/ itself sees only
+# include/, and so does wg-bridge/.
 # tests/ and bench/ see everything.
 INC_pppoe := -Iinclude -Ipppoe
 INC_wg := -Iinclude -Iwg-bridge
 INC_common := -Iinclude -Iuser/common
 INC_engine := -Iuser/datapath/engine -Ibpf $(INC_common)
 INC_datapath := -Iuser/datapath $(INC_engine) -I$(BPF_O)/skel
-INC_shell := -Iuser/shell -Ipppoe $(INC_datapath)
+INC_shell := -Iuser/shell -Ipppoe -Iwg-bridge $(INC_datapath)
 INC_cli := -Iuser/cli $(INC_shell)
-INC_all := $(INC_cli) -Iwg-bridge
+INC_all := $(INC_cli)
 ROOMS := pppoe wg common engine datapath shell cli
 
 ROOM_INC = $(INC_all)
@@ -134,6 +135,8 @@ USER_SRCS := $(filter-out user/cli/main.c,$(wildcard user/*/*.c user/*/*/*.c))
 LIB_OBJS := $(patsubst %.c,$(O)/%.o,$(PPPOE_SRCS) $(WG_SRCS) $(USER_SRCS))
 LIB := $(O)/libpxp.a
 BIN := $(O)/pppoe-xp
+# The same program under the name wg-quick's WG_QUICK_USERSPACE_IMPLEMENTATION runs.
+WG_BIN := $(O)/pppoe-xp-wg
 
 BPF_SRCS := $(wildcard bpf/*.bpf.c)
 BPF_OBJS := $(patsubst bpf/%.bpf.c,$(BPF_O)/bpf/%.bpf.o,$(BPF_SRCS))
@@ -148,7 +151,7 @@ TEST_BINS := $(UNIT_BINS) $(BPF_TEST_BINS) $(TOOL_BINS)
 MAN := $(O)/pppoe-xp.8
 
 .PHONY: all
-all: $(BIN) $(MAN) $(BPF_OBJS) $(TEST_BINS)
+all: $(BIN) $(WG_BIN) $(MAN) $(BPF_OBJS) $(TEST_BINS)
 
 # bpf/ and the benchmark's bench/veth_hop.bpf.c alike.
 $(BPF_O)/%.bpf.o: %.bpf.c
@@ -192,9 +195,13 @@ $(BIN): $(O)/user/cli/main.o $(LIB)
 # How to run what a cross build made: qemu-user with the triplet's Debian libraries.
 CROSS_RUN ?= $(if $(CROSS),qemu-$(firstword $(subst -, ,$(CROSS))) -L /usr/$(CROSS))
 
+$(WG_BIN): $(BIN)
+	$(call msg,LN,$@)
+	$(Q)ln -f $< $@
+
 # What make SAN=1 builds: the daemon and the tools the data-path suites run.
 .PHONY: san-bin
-san-bin: $(BIN) $(TOOL_BINS)
+san-bin: $(BIN) $(WG_BIN) $(TOOL_BINS)
 
 # The man page: the prose of dist/pppoe-xp.8.in around the options the binary's tables hold,
 # so that an option is written once. A cross build runs its binary under CROSS_RUN, or a
@@ -271,6 +278,7 @@ install: $(BIN) $(MAN) $(RT_PROTOS)
 		$(DESTDIR)$(SYSTEMD_UNITDIR) $(DESTDIR)$(RT_PROTOS_DIR)
 	$(Q)$(INSTALL) -m 0644 $(RT_PROTOS) $(DESTDIR)$(RT_PROTOS_DIR)/pppoe-xp.conf
 	$(Q)$(INSTALL) -m 0755 $(BIN) $(DESTDIR)$(SBINDIR)/pppoe-xp
+	$(Q)ln -f $(DESTDIR)$(SBINDIR)/pppoe-xp $(DESTDIR)$(SBINDIR)/pppoe-xp-wg
 	$(Q)$(INSTALL) -m 0644 $(MAN) $(DESTDIR)$(MANDIR)/man8/pppoe-xp.8
 	$(Q)sed -e 's|@SBINDIR@|$(SBINDIR)|g' -e 's|@SYSCONFDIR@|$(SYSCONFDIR)|g' \
 		dist/$(UNIT).in >$(O)/$(UNIT)
@@ -278,8 +286,8 @@ install: $(BIN) $(MAN) $(RT_PROTOS)
 	$(Q)$(INSTALL) -d -m 0700 $(DESTDIR)$(SYSCONFDIR)/pppoe-xp
 
 uninstall:
-	$(Q)rm -f $(DESTDIR)$(SBINDIR)/pppoe-xp $(DESTDIR)$(MANDIR)/man8/pppoe-xp.8 \
-		$(DESTDIR)$(SYSTEMD_UNITDIR)/$(UNIT) $(DESTDIR)$(RT_PROTOS_DIR)/pppoe-xp.conf
+	$(Q)rm -f $(DESTDIR)$(SBINDIR)/pppoe-xp $(DESTDIR)$(SBINDIR)/pppoe-xp-wg \
+		$(DESTDIR)$(MANDIR)/man8/pppoe-xp.8 $(DESTDIR)$(SYSTEMD_UNITDIR)/$(UNIT) $(DESTDIR)$(RT_PROTOS_DIR)/pppoe-xp.conf
 	$(Q)if [ -d $(DESTDIR)$(SYSCONFDIR)/pppoe-xp ]; then \
 		rmdir --ignore-fail-on-non-empty $(DESTDIR)$(SYSCONFDIR)/pppoe-xp; fi
 

@@ -12,7 +12,7 @@ cd "$(dirname "$0")/.." || exit 2
 
 # room -> its directory, and the rooms whose headers it may include (besides its own).
 # cli -> shell -> datapath -> engine; every room of user/ -> common; pppoe/ and wg-bridge/
-# (the WireGuard core) are pure.
+# (the WireGuard core) are pure; shell (and so cli) may use the WireGuard core.
 declare -A DIR=(
 	[include]=include [pppoe]=pppoe [wg]=wg-bridge [bpf]=bpf [common]=user/common
 	[engine]=user/datapath/engine [datapath]=user/datapath [shell]=user/shell [cli]=user/cli
@@ -23,8 +23,8 @@ declare -A MAY=(
 	[common]="include"
 	[engine]="include common bpf"
 	[datapath]="include common bpf engine skel"
-	[shell]="include common bpf engine skel datapath pppoe"
-	[cli]="include common bpf engine skel datapath pppoe shell"
+	[shell]="include common bpf engine skel datapath pppoe wg"
+	[cli]="include common bpf engine skel datapath pppoe wg shell"
 )
 ROOMS="pppoe wg common engine datapath shell cli"
 

@@ -201,6 +201,10 @@ uint32_t wg_message_receiver(const void *msg, enum wg_message_type type);
 int wg_data_encrypt(uint8_t *out, size_t cap, const uint8_t *payload, size_t len, size_t mtu,
 		    const struct wg_transport_keys *k, uint64_t counter);
 
+/* wg_data_encrypt with a session's send key set up once (wg_aead_key_init, enc true). */
+int wg_data_seal(uint8_t *out, size_t cap, const uint8_t *payload, size_t len, size_t mtu,
+		 uint32_t remote_index, const struct wg_aead_key *key, uint64_t counter);
+
 /* A data message's header: receiver index and counter (after wg_message_check). */
 void wg_data_header(const void *msg, uint32_t *receiver, uint64_t *counter);
 
@@ -211,5 +215,9 @@ void wg_data_header(const void *msg, uint32_t *receiver, uint64_t *counter);
  */
 enum wg_drop wg_data_decrypt(uint8_t *out, size_t *out_len, const void *msg, size_t len,
 			     const struct wg_transport_keys *k);
+
+/* wg_data_decrypt with a session's receive key set up once (wg_aead_key_init, enc false). */
+enum wg_drop wg_data_open(uint8_t *out, size_t *out_len, const void *msg, size_t len,
+			  const struct wg_aead_key *key);
 
 #endif

@@ -353,12 +353,16 @@ free_peer:
 
 /* ---- ChaCha20-Poly1305 (OpenSSL) ---- */
 
-static int aead(bool enc, uint8_t *dst, const uint8_t *src, size_t len, const uint8_t *ad,
-		size_t adlen, const uint8_t nonce[static 12], const uint8_t key[static WG_KEY_LEN])
+/*
+ * One seal or open on ctx, which holds the cipher and the key already (key NULL) or gets
+ * both here; the nonce is always set, which also resets Poly1305 for a reused context.
+ */
+static int aead_run(EVP_CIPHER_CTX *ctx, bool enc, uint8_t *dst, const uint8_t *src, size_t len,
+		    const uint8_t *ad, size_t adlen, const uint8_t nonce[static 12],
+		    const uint8_t *key)
 {
 	uint8_t tag[WG_AEAD_TAG_LEN], rest[WG_AEAD_TAG_LEN];
-	EVP_CIPHER_CTX *ctx;
-	int outl, err = -EINVAL;
+	int outl;
 
 	if (!enc) {
 		if (len < WG_AEAD_TAG_LEN)
@@ -368,33 +372,38 @@ static int aead(bool enc, uint8_t *dst, const uint8_t *src, size_t len, const ui
 	}
 	if (len > INT_MAX || adlen > INT_MAX)
 		return -EMSGSIZE;
-	ctx = EVP_CIPHER_CTX_new();
-	if (!ctx)
-		return -ENOMEM;
-	if (EVP_CipherInit_ex(ctx, EVP_chacha20_poly1305(), NULL, key, nonce, enc) != 1)
-		goto out;
+	if (EVP_CipherInit_ex(ctx, key ? EVP_chacha20_poly1305() : NULL, NULL, key, nonce, enc) !=
+	    1)
+		return -EINVAL;
 	if (adlen && EVP_CipherUpdate(ctx, NULL, &outl, ad, (int)adlen) != 1)
-		goto out;
+		return -EINVAL;
 	if (len && EVP_CipherUpdate(ctx, dst, &outl, src, (int)len) != 1)
-		goto out;
+		return -EINVAL;
 	if (enc) {
 		/* A stream cipher's final writes nothing; rest keeps a NULL dst (no plaintext)
 		 * out of it. */
 		if (EVP_CipherFinal_ex(ctx, rest, &outl) != 1 ||
 		    EVP_CIPHER_CTX_ctrl(ctx, EVP_CTRL_AEAD_GET_TAG, WG_AEAD_TAG_LEN, dst + len) !=
 			    1)
-			goto out;
-	} else {
-		err = -EBADMSG;
-		if (EVP_CIPHER_CTX_ctrl(ctx, EVP_CTRL_AEAD_SET_TAG, WG_AEAD_TAG_LEN, tag) != 1 ||
-		    EVP_CipherFinal_ex(ctx, rest, &outl) != 1) {
-			if (len)
-				explicit_bzero(dst, len);
-			goto out;
-		}
+			return -EINVAL;
+	} else if (EVP_CIPHER_CTX_ctrl(ctx, EVP_CTRL_AEAD_SET_TAG, WG_AEAD_TAG_LEN, tag) != 1 ||
+		   EVP_CipherFinal_ex(ctx, rest, &outl) != 1) {
+		if (len)
+			explicit_bzero(dst, len);
+		return -EBADMSG;
 	}
-	err = 0;
-out:
+	return 0;
+}
+
+static int aead(bool enc, uint8_t *dst, const uint8_t *src, size_t len, const uint8_t *ad,
+		size_t adlen, const uint8_t nonce[static 12], const uint8_t key[static WG_KEY_LEN])
+{
+	EVP_CIPHER_CTX *ctx = EVP_CIPHER_CTX_new();
+	int err;
+
+	if (!ctx)
+		return -ENOMEM;
+	err = aead_run(ctx, enc, dst, src, len, ad, adlen, nonce, key);
 	EVP_CIPHER_CTX_free(ctx);
 	return err;
 }
@@ -436,6 +445,36 @@ int wg_aead_decrypt(uint8_t *dst, const uint8_t *src, size_t len, const uint8_t 
 
 	counter_nonce(nonce, counter);
 	return aead(false, dst, src, len, ad, adlen, nonce, key);
+}
+
+int wg_aead_key_init(struct wg_aead_key *k, const uint8_t key[static WG_KEY_LEN], bool enc)
+{
+	static const uint8_t zero_nonce[12];
+
+	k->enc = enc;
+	k->ctx = EVP_CIPHER_CTX_new();
+	if (!k->ctx)
+		return -ENOMEM;
+	if (EVP_CipherInit_ex(k->ctx, EVP_chacha20_poly1305(), NULL, key, zero_nonce, enc) != 1) {
+		wg_aead_key_free(k);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+void wg_aead_key_free(struct wg_aead_key *k)
+{
+	EVP_CIPHER_CTX_free(k->ctx); /* cleans the key schedule too */
+	k->ctx = NULL;
+}
+
+int wg_aead_key_run(const struct wg_aead_key *k, uint8_t *dst, const uint8_t *src, size_t len,
+		    uint64_t counter)
+{
+	uint8_t nonce[12];
+
+	counter_nonce(nonce, counter);
+	return aead_run(k->ctx, k->enc, dst, src, len, NULL, 0, nonce, NULL);
 }
 
 /* ---- HChaCha20 and XChaCha20-Poly1305 ---- */

@@ -103,6 +103,25 @@ int wg_aead_encrypt(uint8_t *dst, const uint8_t *src, size_t len, const uint8_t 
 int wg_aead_decrypt(uint8_t *dst, const uint8_t *src, size_t len, const uint8_t *ad, size_t adlen,
 		    uint64_t counter, const uint8_t key[static WG_KEY_LEN]);
 
+struct evp_cipher_ctx_st;
+
+/*
+ * ChaCha20-Poly1305 under one key in one direction, its OpenSSL context set up once: a
+ * session's data key (a context per packet costs an allocation and a key set-up). Not
+ * thread-safe: one caller at a time per key.
+ */
+struct wg_aead_key {
+	struct evp_cipher_ctx_st *ctx;
+	bool enc;
+};
+
+/* 0, -ENOMEM or -EINVAL. */
+int wg_aead_key_init(struct wg_aead_key *k, const uint8_t key[static WG_KEY_LEN], bool enc);
+void wg_aead_key_free(struct wg_aead_key *k);
+/* wg_aead_encrypt or wg_aead_decrypt (by the key's direction) without AD. */
+int wg_aead_key_run(const struct wg_aead_key *k, uint8_t *dst, const uint8_t *src, size_t len,
+		    uint64_t counter);
+
 /* HChaCha20 (draft-irtf-cfrg-xchacha section 2.2): a subkey from a key and 16 nonce bytes. */
 void wg_hchacha20(uint8_t out[static WG_KEY_LEN], const uint8_t key[static WG_KEY_LEN],
 		  const uint8_t nonce[static 16]);

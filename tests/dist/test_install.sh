@@ -42,6 +42,7 @@ test_files() {
 		644 f usr/lib/systemd/system/pppoe-xp@.service
 		755 d usr/sbin
 		755 f usr/sbin/pppoe-xp
+		755 f usr/sbin/pppoe-xp-wg
 		755 d usr/share
 		755 d usr/share/man
 		755 d usr/share/man/man8

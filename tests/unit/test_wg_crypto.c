@@ -402,6 +402,42 @@ TEST(aead_counter_nonce_vs_libsodium)
 	}
 }
 
+/*
+ * A key set up once (wg_aead_key) seals and opens as libsodium does, packet after packet
+ * under new counters, and a failed open (wrong counter, a flipped bit) leaves the context
+ * fit for the next packet.
+ */
+TEST(aead_key_reused_vs_libsodium)
+{
+	uint8_t key[32], msg[1500 + 16], theirs[1500 + 16], nonce[12] = { 0 };
+	struct wg_aead_key seal, open;
+	unsigned long long clen;
+	int round, i;
+
+	fill_random(key, 32);
+	CHECK_EQ(wg_aead_key_init(&seal, key, true), 0);
+	CHECK_EQ(wg_aead_key_init(&open, key, false), 0);
+	for (round = 0; round < 300; round++) {
+		size_t len = random_below(1501);
+		uint64_t counter = (uint64_t)round * 7919;
+
+		fill_random(msg, len);
+		for (i = 0; i < 8; i++)
+			nonce[4 + i] = (uint8_t)(counter >> (8 * i));
+		crypto_aead_chacha20poly1305_ietf_encrypt(theirs, &clen, msg, len, NULL, 0, NULL,
+							  nonce, key);
+		CHECK_EQ(wg_aead_key_run(&seal, msg, msg, len, counter), 0);
+		CHECK_MEM(msg, theirs, len + 16);
+		CHECK_EQ(wg_aead_key_run(&open, theirs, theirs, len + 16, counter + 1), -EBADMSG);
+		msg[round % (len + 16)] ^= 1;
+		CHECK_EQ(wg_aead_key_run(&open, theirs, msg, len + 16, counter), -EBADMSG);
+		msg[round % (len + 16)] ^= 1;
+		CHECK_EQ(wg_aead_key_run(&open, msg, msg, len + 16, counter), 0);
+	}
+	wg_aead_key_free(&seal);
+	wg_aead_key_free(&open);
+}
+
 /* draft-irtf-cfrg-xchacha section 2.2.1. */
 TEST(hchacha20_draft)
 {
@@ -481,6 +517,7 @@ int main(void)
 	RUN(x25519_vs_libsodium);
 	RUN(aead_rfc8439);
 	RUN(aead_counter_nonce_vs_libsodium);
+	RUN(aead_key_reused_vs_libsodium);
 	RUN(hchacha20_draft);
 	RUN(xaead_draft);
 	RUN(xaead_vs_libsodium);

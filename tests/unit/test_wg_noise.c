@@ -554,6 +554,46 @@ TEST(data_checks)
 	side_free(&b);
 }
 
+/* wg_data_seal/open (keys set up once) make and take the very bytes encrypt/decrypt do. */
+TEST(data_seal_open_same_bytes)
+{
+	uint8_t a_buf[1600], b_buf[1600], pkt[1500];
+	struct wg_aead_key seal, open;
+	struct side a, b;
+	size_t out_len;
+	int n, m;
+
+	CHECK_EQ(pair_init(&a, &b, NULL), 0);
+	CHECK_EQ(handshake(&a, &b), 0);
+	CHECK_EQ(wg_aead_key_init(&seal, a.keys.send, true), 0);
+	CHECK_EQ(wg_aead_key_init(&open, b.keys.recv, false), 0);
+	for (uint64_t c = 0; c < 40; c++) {
+		size_t len = (size_t)(c * 37 % 1421);
+
+		memset(pkt, (int)c, len);
+		n = wg_data_encrypt(a_buf, sizeof(a_buf), pkt, len, 1420, &a.keys, c);
+		m = wg_data_seal(b_buf, sizeof(b_buf), pkt, len, 1420, a.keys.remote_index, &seal,
+				 c);
+		CHECK_EQ(n, m);
+		CHECK_MEM(a_buf, b_buf, (size_t)n);
+		CHECK_EQ(wg_data_open(b_buf + 16, &out_len, b_buf, (size_t)m, &open), WG_OK);
+		CHECK_MEM(b_buf + 16, pkt, len);
+		a_buf[20] ^= 1;
+		CHECK_EQ(wg_data_open(pkt, &out_len, a_buf, (size_t)n, &open), WG_DROP_DECRYPT);
+	}
+	/* A keepalive: no payload at all (the device passes NULL). */
+	CHECK_EQ(wg_data_seal(b_buf, sizeof(b_buf), NULL, 0, 1420, 1, &seal, 99), 32);
+	CHECK_EQ(wg_data_open(pkt, &out_len, b_buf, 32, &open), WG_OK);
+	CHECK_EQ(out_len, 0);
+	/* A key of the wrong direction refuses to work. */
+	CHECK_EQ(wg_data_seal(b_buf, sizeof(b_buf), pkt, 10, 1420, 1, &open, 0), -EIO);
+	CHECK_EQ(wg_data_open(pkt, &out_len, a_buf, 48, &seal), WG_DROP_DECRYPT);
+	wg_aead_key_free(&seal);
+	wg_aead_key_free(&open);
+	side_free(&a);
+	side_free(&b);
+}
+
 /* Randomness failing: the initiation is not made and nothing is left behind. */
 TEST(rng_failure)
 {
@@ -584,6 +624,7 @@ int main(void)
 	RUN(cookie_under_load);
 	RUN(cookie_reply_to_response);
 	RUN(data_checks);
+	RUN(data_seal_open_same_bytes);
 	RUN(rng_failure);
 	return check_summary();
 }

@@ -359,6 +359,7 @@ enum {
 	OPT_RX,
 	OPT_TX,
 	OPT_NETDEV,
+	OPT_WG_MTU,
 };
 
 /* Defaults help shows that are kept in milliseconds. */
@@ -1291,4 +1292,55 @@ int config_parse_discover(int argc, char **argv, struct discover_options *o)
 	o->timeout_ms = PXP_DISCOVER_DEFAULT_TIMEOUT_MS;
 	return cli_parse(argc, argv, &config_discover_options, discover_option, o)
 		       ?: take_iface(argc, argv, o->iface, false);
+}
+
+static const struct cli_option wg_options[] = {
+	{ "foreground", 'f', NULL,
+	  "stay attached and log to stderr (also with WG_PROCESS_FOREGROUND=1, as wireguard-go)",
+	  "detach, log to syslog" },
+	{ "mtu", OPT_WG_MTU, "N",
+	  "the TUN's MTU, " CLI_STR(WG_DEVICE_MIN_MTU) " to " CLI_STR(WG_DEVICE_MAX_MTU),
+	  CLI_STR(WG_DEVICE_DEFAULT_MTU) },
+	{ "debug", OPT_DEBUG, NULL, "debug logging", NULL },
+	{ NULL },
+};
+
+const struct cli_options config_wg_options = {
+	.command = "wg",
+	.operands = "IFNAME",
+	.own = wg_options,
+};
+
+static int wg_option(int c, char *arg, void *ctx)
+{
+	struct wg_device_settings *o = ctx;
+
+	switch (c) {
+	case 'f':
+		o->foreground = true;
+		return 0;
+	case OPT_WG_MTU:
+		if (config_parse_uint(arg, WG_DEVICE_MIN_MTU, WG_DEVICE_MAX_MTU, &o->mtu))
+			return bad("--mtu", arg,
+				   "must be " CLI_STR(WG_DEVICE_MIN_MTU) " to " CLI_STR(
+					   WG_DEVICE_MAX_MTU));
+		return 0;
+	case OPT_DEBUG:
+		o->log_level = PXP_LOG_DEBUG;
+		return 0;
+	default:
+		return 1;
+	}
+}
+
+int config_parse_wg(int argc, char **argv, struct wg_device_settings *o)
+{
+	const char *fg = getenv("WG_PROCESS_FOREGROUND");
+
+	memset(o, 0, sizeof(*o));
+	o->mtu = WG_DEVICE_DEFAULT_MTU;
+	o->log_level = PXP_LOG_INFO;
+	o->foreground = fg && !strcmp(fg, "1");
+	return cli_parse(argc, argv, &config_wg_options, wg_option, o)
+		       ?: take_iface(argc, argv, o->ifname, false);
 }

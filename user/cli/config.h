@@ -19,6 +19,7 @@
 #include "log.h"
 #include "options.h"
 #include "settings.h"
+#include "wg_device.h"
 
 /* Defaults the parser fills in. */
 #define PXP_DEFAULT_SESSION_IFNAME	 "pxp0"
@@ -65,7 +66,7 @@ struct discover_options {
 
 /* Each subcommand's options, for its --help and the man page. */
 extern const struct cli_options config_up_options, config_server_options, config_down_options,
-	config_status_options, config_stats_options, config_discover_options;
+	config_status_options, config_stats_options, config_discover_options, config_wg_options;
 
 /* Each returns 0 or -EINVAL after logging what was wrong; argv[0] is the subcommand. */
 int config_parse_up(int argc, char **argv, struct client_settings *o);
@@ -74,6 +75,7 @@ int config_parse_down(int argc, char **argv, struct down_options *o);
 int config_parse_status(int argc, char **argv, struct status_options *o);
 int config_parse_discover(int argc, char **argv, struct discover_options *o);
 int config_parse_stats(int argc, char **argv, struct stats_options *o);
+int config_parse_wg(int argc, char **argv, struct wg_device_settings *o);
 /* Seconds with up to three decimals ("0.5", "2") into ms within [min_ms, max_ms]. */
 int config_parse_seconds(const char *s, unsigned int min_ms, unsigned int max_ms, unsigned int *ms);
 

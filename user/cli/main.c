@@ -26,6 +26,7 @@
 #include "run_dir.h"
 #include "server.h"
 #include "stats_report.h"
+#include "wg_device.h"
 
 struct command {
 	const char *name;
@@ -386,6 +387,27 @@ static int cmd_discover(int argc, char **argv)
 	return err ? PXP_EXIT_FATAL : PXP_EXIT_OK;
 }
 
+static int cmd_wg(int argc, char **argv)
+{
+	struct daemon_report report;
+	struct wg_device_settings o;
+	int notify_fd = -1, err;
+
+	if (config_parse_wg(argc, argv, &o))
+		return PXP_EXIT_OPTION;
+	pxp_log_set_level(o.log_level);
+	if (!o.foreground) {
+		err = daemon_fork(&notify_fd, &report);
+		if (err < 0) {
+			pxp_err("fork: %s", strerror(-err));
+			return PXP_EXIT_FATAL;
+		}
+		if (err > 0)
+			return report_outcome("wg", &report);
+	}
+	return wg_device_run(&o, notify_fd);
+}
+
 static const struct command commands[] = {
 	{ "up", "start a PPPoE session on IFACE; returns once IPCP is open", &config_up_options,
 	  cmd_up, true },
@@ -401,6 +423,10 @@ static const struct command commands[] = {
 	  &config_discover_options, cmd_discover, true },
 	{ "server", "run a PPPoE access concentrator on IFACE", &config_server_options, cmd_server,
 	  true },
+	{ "wg",
+	  "create the WireGuard interface IFNAME (TUN, UDP, /var/run/wireguard/IFNAME.sock) "
+	  "for wg(8) and wg-quick(8) to drive; detaches",
+	  &config_wg_options, cmd_wg, true },
 	{ "help", "show this help", NULL, cmd_help, false },
 };
 
@@ -488,10 +514,32 @@ static void print_man_sections(void)
 			       pxp_exit_pppd_name(code), pxp_exit_causes(code));
 }
 
+/* What wg-quick's WG_QUICK_USERSPACE_IMPLEMENTATION runs: `pppoe-xp-wg IFNAME` is `wg`. */
+#define WG_ALIAS "pppoe-xp-wg"
+
+static int run_command(const struct command *c, int argc, char **argv)
+{
+	if (c->options && cli_wants_help(argc, argv, c->options)) {
+		cli_print_help(c->options, c->help, stdout);
+		return PXP_EXIT_OK;
+	}
+	if (c->needs_root && geteuid()) {
+		pxp_err("%s: must run as root", c->name);
+		return PXP_EXIT_NOT_ROOT;
+	}
+	return c->run(argc, argv);
+}
+
 int main(int argc, char **argv)
 {
+	const char *base = strrchr(argv[0], '/');
 	size_t i;
 
+	if (!strcmp(base ? base + 1 : argv[0], WG_ALIAS)) {
+		for (i = 0; strcmp(commands[i].name, "wg"); i++)
+			;
+		return run_command(&commands[i], argc, argv);
+	}
 	if (argc < 2) {
 		cmd_help(0, NULL);
 		return PXP_EXIT_OPTION;
@@ -511,15 +559,7 @@ int main(int argc, char **argv)
 
 		if (strcmp(argv[1], c->name))
 			continue;
-		if (c->options && cli_wants_help(argc - 1, argv + 1, c->options)) {
-			cli_print_help(c->options, c->help, stdout);
-			return PXP_EXIT_OK;
-		}
-		if (c->needs_root && geteuid()) {
-			pxp_err("%s: must run as root", c->name);
-			return PXP_EXIT_NOT_ROOT;
-		}
-		return c->run(argc - 1, argv + 1);
+		return run_command(c, argc - 1, argv + 1);
 	}
 	pxp_err("unknown command '%s' (pppoe-xp help)", argv[1]);
 	return PXP_EXIT_OPTION;

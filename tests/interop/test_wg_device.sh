@@ -1,0 +1,368 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# `pppoe-xp wg IFNAME` (our WireGuard device) against Debian's wireguard-go, on the host:
+#
+#   us ============================================ go
+#   us0 10.221.0.1 (then .3: roaming)              go0 10.221.0.2
+#   wgu<pid> 10.222.0.1 (pppoe-xp wg, UDP 51820)   wgg<pid> 10.222.0.2 (wireguard-go, 51820)
+#
+# Both driven by the stock wg(8) over their UAPI sockets. Handshakes started from each side,
+# ping and iperf3 both ways, a preshared key, the tunnel over IPv6 (fd00:221::1/::2), roaming, persistent keepalive on the wire,
+# `wg show dump` and `wg showconf` of the same configuration compared with wireguard-go's,
+# wg-quick up/down with WG_QUICK_USERSPACE_IMPLEMENTATION=build/pppoe-xp-wg, and hostile
+# input (garbage, replays, a handshake flood that puts us under load) counted in our drops
+# while the real peer keeps working; and the tunnel inside one of our PPPoE sessions:
+#
+#   us usp0 ======== PPPoE ======== gop0 go
+#      pxp0 100.64.9.x (pppoe-xp up)     100.64.9.1 (pppoe-xp server)
+#      WireGuard to 100.64.9.1:51820 through pxp0
+PXP_NS_PREFIX=wgd$$-
+. "$(dirname "$0")/../netns/lib.sh"
+
+NS_US=${PXP_NS_PREFIX}us
+NS_GO=${PXP_NS_PREFIX}go
+WG_US=wgu$$
+WG_GO=wgg$$
+PXP_WG=${PXP_WG:-$(dirname "$PXP_BIN")/pppoe-xp-wg}
+HOSTILE=$PXP_ROOT/tests/interop/wg_hostile.py
+KEYS=$PXP_TMP/keys
+RUN_DIR=${PPPOE_XP_RUN_DIR:-/run/pppoe-xp}
+
+missing=$(require_cmds ip ping wg wg-quick wireguard-go iperf3 tcpdump python3) || {
+	skip_test wg_device "missing commands:$missing (make deps installs them)"
+	exit 0
+}
+[ -x "$PXP_BIN" ] && [ -x "$PXP_WG" ] || {
+	echo "FAIL wg_device/build: $PXP_BIN or $PXP_WG is missing (run make)"
+	exit 1
+}
+
+us() { ip netns exec "$NS_US" "$@"; }
+go() { ip netns exec "$NS_GO" "$@"; }
+
+# The pid of the process serving an interface's UAPI socket (in NS_US: unix sockets are
+# listed per namespace).
+sock_pid() {
+	us ss -xlp 2>/dev/null | awk -v s="/var/run/wireguard/$1.sock" '$5 == s' |
+		grep -o 'pid=[0-9]*' | head -n 1 | cut -d= -f2
+}
+
+# start_go IF: a wireguard-go device in NS_GO, in the foreground (its pid killed at cleanup).
+start_go() {
+	WG_PROCESS_FOREGROUND=1 go wireguard-go "$1" >>"$PXP_TMP/wireguard-go.log" 2>&1 &
+	on_cleanup "kill $!; rm -f /var/run/wireguard/$1.sock"
+	wait_for 10 go wg show "$1"
+}
+
+setup() {
+	ip netns add "$NS_US" && ip netns add "$NS_GO" &&
+		_veth "$NS_US" us0 "$NS_GO" go0 &&
+		ip -n "$NS_US" addr add 10.221.0.1/24 dev us0 &&
+		ip -n "$NS_GO" addr add 10.221.0.2/24 dev go0 || return 1
+	umask 077
+	mkdir "$KEYS" &&
+		wg genkey >"$KEYS/us.key" && wg pubkey <"$KEYS/us.key" >"$KEYS/us.pub" &&
+		wg genkey >"$KEYS/go.key" && wg pubkey <"$KEYS/go.key" >"$KEYS/go.pub" &&
+		wg genpsk >"$KEYS/psk" || return 1
+	# Ours detaches once its socket is up, as wireguard-go without WG_PROCESS_FOREGROUND.
+	PPPOE_XP_RUN_DIR=$RUN_DIR us "$PXP_BIN" wg "$WG_US" >"$PXP_TMP/us.start" 2>&1 || return 1
+	US_PID=$(sock_pid "$WG_US")
+	[ -n "$US_PID" ] || return 1
+	on_cleanup "kill $US_PID"
+	start_go "$WG_GO" || return 1
+	us wg set "$WG_US" private-key "$KEYS/us.key" listen-port 51820 &&
+		go wg set "$WG_GO" private-key "$KEYS/go.key" listen-port 51820 &&
+		ip -n "$NS_US" addr add 10.222.0.1/24 dev "$WG_US" &&
+		ip -n "$NS_GO" addr add 10.222.0.2/24 dev "$WG_GO" &&
+		ip -n "$NS_US" link set "$WG_US" up && ip -n "$NS_GO" link set "$WG_GO" up
+}
+
+# peers_fresh [psk]: each side's peer anew (no session left over from a previous case).
+peers_fresh() {
+	local psk=()
+	[ "${1:-}" = psk ] && psk=(preshared-key "$KEYS/psk")
+	us wg set "$WG_US" peer "$(cat "$KEYS/go.pub")" remove &&
+		go wg set "$WG_GO" peer "$(cat "$KEYS/us.pub")" remove &&
+		us wg set "$WG_US" peer "$(cat "$KEYS/go.pub")" "${psk[@]}" \
+			allowed-ips 10.222.0.2/32 endpoint 10.221.0.2:51820 &&
+		go wg set "$WG_GO" peer "$(cat "$KEYS/us.pub")" "${psk[@]}" \
+			allowed-ips 10.222.0.1/32 endpoint "${US_ADDR:-10.221.0.1}:51820"
+}
+
+# field NS IF N: field N of the peer line of `wg show IF dump` (5 latest handshake,
+# 6 rx, 7 tx, 3 endpoint).
+field() {
+	ip netns exec "$1" wg show "$2" dump | awk -v n="$3" 'NR == 2 { print $n }'
+}
+
+handshaken() {
+	[ "$(field "$NS_US" "$WG_US" 5)" -gt 0 ] 2>/dev/null &&
+		[ "$(field "$NS_GO" "$WG_GO" 5)" -gt 0 ] 2>/dev/null
+}
+
+ping_ok() { # FROM_NS DST
+	local out
+	out=$(ip netns exec "$1" ping -c 2 -i 0.3 -W 10 "$2" 2>&1) || fail "ping $2 from $1: $out"
+}
+
+test_handshake_from_us() {
+	peers_fresh || return
+	ping_ok "$NS_US" 10.222.0.2 && ping_ok "$NS_GO" 10.222.0.1 || return
+	handshaken || fail "no handshake recorded: $(us wg show "$WG_US" dump | tr '\n' ' ')"
+}
+
+test_handshake_from_go() {
+	peers_fresh || return
+	ping_ok "$NS_GO" 10.222.0.1 && ping_ok "$NS_US" 10.222.0.2 || return
+	handshaken || fail "no handshake recorded: $(us wg show "$WG_US" dump | tr '\n' ' ')"
+}
+
+test_psk() {
+	peers_fresh psk || return
+	ping_ok "$NS_US" 10.222.0.2 && ping_ok "$NS_GO" 10.222.0.1 || return
+	[ "$(field "$NS_US" "$WG_US" 2)" = "$(cat "$KEYS/psk")" ] ||
+		fail "wg show dump does not show the preshared key"
+}
+
+# iperf3 NS_CLIENT NS_SERVER SERVER_IP: 4 MB over TCP, and iperf3 says no error.
+iperf_mb() {
+	local out
+	iperf_server "$2" 5201 || fail "iperf3 server in $2 did not start" || return
+	out=$(ip netns exec "$1" timeout 60 iperf3 -c "$3" -n 4M 2>&1) ||
+		fail "iperf3 from $1 to $3: $(echo "$out" | tail -n 3 | tr '\n' ' ')"
+}
+
+test_iperf_both_ways() {
+	handshaken || peers_fresh || return
+	iperf_mb "$NS_US" "$NS_GO" 10.222.0.2 && iperf_mb "$NS_GO" "$NS_US" 10.222.0.1
+}
+
+# The same configuration set on ours and on a second wireguard-go device: what get=1 says
+# of it (wg showconf, and wg show dump without the live fields) must be the same.
+test_dump_matches_go() {
+	local cmp=wgc$$ mine=wgx$$ conf=$PXP_TMP/same.conf ours theirs
+	start_go "$cmp" || fail "a second wireguard-go did not start" || return
+	PPPOE_XP_RUN_DIR=$RUN_DIR us "$PXP_WG" "$mine" >/dev/null 2>&1 ||
+		fail "a second device of ours did not start" || return
+	on_cleanup "kill $(sock_pid "$mine")"
+	{
+		echo "[Interface]"
+		echo "PrivateKey = $(wg genkey)"
+		echo "ListenPort = 51999"
+		echo "FwMark = 0x2a"
+		echo "[Peer]"
+		echo "PublicKey = $(wg genkey | wg pubkey)"
+		echo "PresharedKey = $(cat "$KEYS/psk")"
+		echo "AllowedIPs = 10.9.0.0/16, fd00:9::/64, 192.0.2.7/32, 10.9.8.0/24"
+		echo "Endpoint = [2001:db8::1]:4242"
+		echo "PersistentKeepalive = 25"
+		echo "[Peer]"
+		echo "PublicKey = $(wg genkey | wg pubkey)"
+		echo "AllowedIPs = 0.0.0.0/0"
+		echo "Endpoint = 198.51.100.9:51820"
+	} >"$conf"
+	go wg setconf "$cmp" "$conf" && us wg setconf "$mine" "$conf" ||
+		fail "wg setconf failed" || return
+	# Sections one a line, sorted: wireguard-go lists its peers in Go's map order.
+	ours=$(us wg showconf "$mine" | awk 'BEGIN { RS = "" } { gsub("\n", " | "); print }' | sort)
+	theirs=$(go wg showconf "$cmp" | awk 'BEGIN { RS = "" } { gsub("\n", " | "); print }' | sort)
+	[ "$ours" = "$theirs" ] || fail "wg showconf differs: ours: $ours; wireguard-go: $theirs" ||
+		return
+	# dump: private public port fwmark / public psk endpoint allowed-ips hs rx tx keepalive;
+	# sorted, and the configured fields only.
+	ours=$(us wg show "$mine" dump | awk '{ print $1, $2, $3, $4, $8 }' | sort)
+	theirs=$(go wg show "$cmp" dump | awk '{ print $1, $2, $3, $4, $8 }' | sort)
+	[ "$ours" = "$theirs" ] || fail "wg show dump differs: ours: $ours; wireguard-go: $theirs"
+}
+
+# The outer tunnel over IPv6: the dual-stack socket takes an IPv6 endpoint and its answers.
+test_ipv6_endpoint() {
+	local pub_us pub_go
+	pub_us=$(cat "$KEYS/us.pub")
+	pub_go=$(cat "$KEYS/go.pub")
+	ip -n "$NS_US" addr add fd00:221::1/64 dev us0 nodad &&
+		ip -n "$NS_GO" addr add fd00:221::2/64 dev go0 nodad || fail "no IPv6 addresses" ||
+		return
+	peers_fresh || return
+	us wg set "$WG_US" peer "$pub_go" endpoint "[fd00:221::2]:51820" &&
+		go wg set "$WG_GO" peer "$pub_us" endpoint "[fd00:221::1]:51820" || return
+	ping_ok "$NS_US" 10.222.0.2 && ping_ok "$NS_GO" 10.222.0.1 || return
+	[ "$(field "$NS_US" "$WG_US" 3)" = "[fd00:221::2]:51820" ] &&
+		[ "$(field "$NS_GO" "$WG_GO" 3)" = "[fd00:221::1]:51820" ] ||
+		fail "endpoints: ours $(field "$NS_US" "$WG_US" 3), wireguard-go's $(field "$NS_GO" "$WG_GO" 3)" ||
+		return
+	peers_fresh # back to IPv4 for the cases after
+}
+
+# Our end moves to 10.221.0.3: wireguard-go follows after our next authenticated packet.
+test_roaming() {
+	handshaken || peers_fresh || return
+	ip -n "$NS_US" addr del 10.221.0.1/24 dev us0 &&
+		ip -n "$NS_US" addr add 10.221.0.3/24 dev us0 || fail "cannot move our address" ||
+		return
+	US_ADDR=10.221.0.3
+	ping_ok "$NS_US" 10.222.0.2 || return
+	[ "$(field "$NS_GO" "$WG_GO" 3)" = 10.221.0.3:51820 ] ||
+		fail "wireguard-go still sends to $(field "$NS_GO" "$WG_GO" 3)" || return
+	ping_ok "$NS_GO" 10.222.0.1
+}
+
+# persistent-keepalive 1: keepalives (32-byte data messages) from us on the wire while idle.
+test_persistent_keepalive() {
+	local n
+	handshaken || peers_fresh || return
+	us wg set "$WG_US" peer "$(cat "$KEYS/go.pub")" persistent-keepalive 1 || return
+	capture_start "$NS_GO" "$PXP_TMP/ka.txt" -n -i go0 -c 3 \
+		"udp and dst port 51820 and udp[4:2] = 40" || return
+	wait_for 15 test "$(grep -c UDP "$PXP_TMP/ka.txt")" -ge 3
+	n=$(grep -c UDP "$PXP_TMP/ka.txt")
+	kill "$CAPTURE_PID" 2>/dev/null
+	us wg set "$WG_US" peer "$(cat "$KEYS/go.pub")" persistent-keepalive 0
+	[ "$n" -ge 3 ] || fail "$n keepalives seen in 15 s with persistent-keepalive 1"
+	[ "$(us wg show "$WG_US" persistent-keepalive | awk '{ print $2 }')" = off ] ||
+		fail "persistent-keepalive 0 not shown as off"
+}
+
+drops() { # REASON: our counter of it
+	awk -v k="drop_$1" '$1 == k { print $2 }' "$RUN_DIR/$WG_US.wg" 2>/dev/null
+}
+
+# The counters file is rewritten once a second: wait until REASON passes N.
+drops_above() { # REASON N
+	wait_for 10 sh -c "[ \"\$(awk '\$1 == \"drop_$1\" { print \$2 }' '$RUN_DIR/$WG_US.wg')\" -gt $2 ]"
+}
+
+test_hostile() {
+	local out
+	handshaken || peers_fresh || return
+	# Data packets from wireguard-go to us, to be replayed.
+	capture_start "$NS_US" "$PXP_TMP/replay.txt" -n -i us0 -c 4 -w "$PXP_TMP/replay.pcap" \
+		"udp and dst port 51820 and src host 10.221.0.2 and udp[8] = 4 and udp[4:2] > 40" ||
+		return
+	ping_ok "$NS_GO" "10.222.0.1" && ping_ok "$NS_GO" "10.222.0.1" || return
+	wait "$CAPTURE_PID"
+	out=$(go python3 "$HOSTILE" garbage "${US_ADDR:-10.221.0.1}" 51820 &&
+		go python3 "$HOSTILE" replay "${US_ADDR:-10.221.0.1}" 51820 "$PXP_TMP/replay.pcap" &&
+		go python3 "$HOSTILE" load "${US_ADDR:-10.221.0.1}" 51820 "$(cat "$KEYS/us.pub")" 2000) ||
+		fail "wg_hostile.py: $out" || return
+	drops_above replay 0 || fail "replays not counted: $(tr '\n' ' ' <"$RUN_DIR/$WG_US.wg")" ||
+		return
+	for r in size reserved mac1 cookie_needed; do
+		drops_above "$r" 0 || fail "no drop_$r: $(tr '\n' ' ' <"$RUN_DIR/$WG_US.wg")" || return
+	done
+	# The real peer is still served, and we are still up.
+	ping_ok "$NS_GO" 10.222.0.1 && ping_ok "$NS_US" 10.222.0.2 || return
+	kill -0 "$US_PID" || fail "the device died"
+}
+
+# One set=1 that adds a peer (whose keepalive starts a handshake at once) and removes it:
+# the message queued to it goes out before the peer is freed (the san build checks).
+test_set_then_remove() {
+	local pub
+	pub=$(wg genkey | wg pubkey)
+	us wg set "$WG_US" peer "$pub" endpoint 10.221.0.9:9 allowed-ips 10.9.9.9/32 \
+		persistent-keepalive 5 peer "$pub" remove || fail "wg set failed" || return
+	kill -0 "$US_PID" 2>/dev/null || fail "the device died" || return
+	! us wg show "$WG_US" peers | grep -qF "$pub" || fail "the peer is still there"
+}
+
+test_second_instance() {
+	local out
+	out=$(us "$PXP_BIN" wg "$WG_US" 2>&1) && fail "a second instance started: $out" && return
+	[[ $out == *"another WireGuard instance"* ]] || fail "unclear error: $out"
+}
+
+# wg-quick with our binary as its userspace implementation (no kernel module here).
+test_wg_quick() {
+	local q=wgq$$ conf pid
+	conf=$PXP_TMP/$q.conf
+	{
+		echo "[Interface]"
+		echo "PrivateKey = $(wg genkey)"
+		echo "Address = 10.223.0.1/24"
+		echo "ListenPort = 51822"
+		echo "[Peer]"
+		echo "PublicKey = $(cat "$KEYS/go.pub")"
+		echo "AllowedIPs = 10.223.0.2/32"
+		echo "Endpoint = 10.221.0.2:51821"
+	} >"$conf"
+	out=$(PPPOE_XP_RUN_DIR=$RUN_DIR WG_QUICK_USERSPACE_IMPLEMENTATION=$PXP_WG \
+		us wg-quick up "$conf" 2>&1) || fail "wg-quick up: $out" || return
+	pid=$(sock_pid "$q")
+	us wg show "$q" allowed-ips | grep -q 10.223.0.2/32 &&
+		ip -n "$NS_US" addr show dev "$q" | grep -q 10.223.0.1/24 ||
+		fail "wg-quick up left: $(us wg show "$q" 2>&1 | tr '\n' ' ')" || return
+	out=$(us wg-quick down "$conf" 2>&1) || fail "wg-quick down: $out" || return
+	wait_for 10 pid_is_gone "$pid" || fail "the device outlived wg-quick down" || return
+	[ ! -e "/var/run/wireguard/$q.sock" ] || fail "the UAPI socket outlived the device"
+}
+
+# WireGuard inside one of our PPPoE sessions: our client in NS_US, our AC in NS_GO on a
+# second veth pair (usp0 - gop0), wireguard-go reached at the AC's session address over pxp0.
+test_in_pppoe_session() {
+	local run_c=$PXP_TMP/run-c run_s=$PXP_TMP/run-s out
+	_veth "$NS_US" usp0 "$NS_GO" gop0 || fail "no second veth pair" || return
+	out=$(in_ns "$NS_GO" env PPPOE_XP_RUN_DIR="$run_s" "$PXP_BIN" server gop0 \
+		--local 100.64.9.1 --pool 100.64.9.0/24 --auth none 2>&1) ||
+		fail "our AC did not start: $out" || return
+	on_cleanup "in_ns $NS_GO env PPPOE_XP_RUN_DIR=$run_s $PXP_BIN down gop0"
+	out=$(in_ns "$NS_US" env PPPOE_XP_RUN_DIR="$run_c" "$PXP_BIN" up usp0 2>&1) ||
+		fail "our client did not come up: $out" || return
+	on_cleanup "in_ns $NS_US env PPPOE_XP_RUN_DIR=$run_c $PXP_BIN down usp0"
+	# Our peer's endpoint is the AC's end of the session: WireGuard goes through pxp0.
+	us wg set "$WG_US" peer "$(cat "$KEYS/go.pub")" endpoint 100.64.9.1:51820 || return
+	ping_ok "$NS_US" 10.222.0.2 || return
+	[ "$(field "$NS_GO" "$WG_GO" 3)" = "$(ip -n "$NS_US" -4 -o addr show dev pxp0 |
+		awk '{ sub("/.*", "", $4); print $4 }'):51820" ] ||
+		fail "wireguard-go's endpoint is $(field "$NS_GO" "$WG_GO" 3), not our session's" ||
+		return
+	ping_ok "$NS_GO" 10.222.0.1 && iperf_mb "$NS_US" "$NS_GO" 10.222.0.2 || return
+	in_ns "$NS_US" env PPPOE_XP_RUN_DIR="$run_c" "$PXP_BIN" down usp0 >/dev/null 2>&1
+	in_ns "$NS_GO" env PPPOE_XP_RUN_DIR="$run_s" "$PXP_BIN" down gop0 >/dev/null 2>&1
+	us wg set "$WG_US" peer "$(cat "$KEYS/go.pub")" endpoint "${US_ADDR:-10.221.0.1}:51820" \
+		>/dev/null 2>&1
+	return 0
+}
+
+# SIGTERM ends a device: its socket and its TUN go with it.
+test_sigterm() {
+	local t=wgt$$ pid
+	us "$PXP_WG" "$t" >/dev/null 2>&1 || fail "$t did not start" || return
+	pid=$(sock_pid "$t")
+	[ -n "$pid" ] || fail "no process serves $t's socket" || return
+	kill -TERM "$pid"
+	wait_for 10 pid_is_gone "$pid" || fail "SIGTERM did not end the device" || return
+	[ ! -e "/var/run/wireguard/$t.sock" ] || fail "the UAPI socket outlived the device" ||
+		return
+	! ip -n "$NS_US" link show "$t" >/dev/null 2>&1 || fail "the TUN outlived the device"
+}
+
+# ip link del: the device ends and takes its socket with it (last: it ends our device).
+test_link_del() {
+	ip -n "$NS_US" link del "$WG_US" || fail "cannot delete $WG_US" || return
+	wait_for 10 pid_is_gone "$US_PID" || fail "the device outlived its TUN" || return
+	[ ! -e "/var/run/wireguard/$WG_US.sock" ] || fail "the UAPI socket outlived the device"
+}
+
+cases_named "$@"
+setup || {
+	echo "FAIL wg_device/setup: namespaces or devices did not come up: $(cat "$PXP_TMP/us.start" 2>/dev/null) $(tail -n 3 "$PXP_TMP/wireguard-go.log" 2>/dev/null)"
+	exit 1
+}
+case_ wg_device/handshake_from_us test_handshake_from_us
+case_ wg_device/handshake_from_go test_handshake_from_go
+case_ wg_device/psk test_psk
+case_ wg_device/iperf_both_ways test_iperf_both_ways
+case_ wg_device/dump_matches_go test_dump_matches_go
+case_ wg_device/persistent_keepalive test_persistent_keepalive
+case_ wg_device/ipv6_endpoint test_ipv6_endpoint
+case_ wg_device/roaming test_roaming
+case_ wg_device/hostile test_hostile
+case_ wg_device/in_pppoe_session test_in_pppoe_session
+case_ wg_device/set_then_remove test_set_then_remove
+case_ wg_device/second_instance test_second_instance
+case_ wg_device/wg_quick test_wg_quick
+case_ wg_device/sigterm test_sigterm
+case_ wg_device/link_del test_link_del
+tests_done

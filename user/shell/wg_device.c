@@ -1,0 +1,1631 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The WireGuard device: wg-bridge's pure core (noise, timers and key slots, replay,
+ * allowed-IPs, rate limit, UAPI) joined to a TUN, a UDP socket and the UAPI socket, in the
+ * shape of wireguard-go's device/ (receive.go, send.go, timers.go, uapi.go), single-threaded.
+ *
+ *   TUN read -> allowed-IPs by destination -> peer -> current keys? encrypt, sendmmsg
+ *                                                   no keys: stage, start a handshake
+ *   recvmmsg -> wg_message_check -> handshake: noise (+ cookie/rate limit under load)
+ *                                -> data: keys by receiver index, decrypt, replay,
+ *                                         allowed-IPs by source, TUN write
+ */
+#define _GNU_SOURCE /* recvmmsg, sendmmsg, accept4 */
+#include <arpa/inet.h>
+#include <ctype.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/if_tun.h>
+#include <netinet/in.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/epoll.h>
+#include <sys/ioctl.h>
+#include <sys/random.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/un.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "allowed_ips.h"
+#include "container_of.h"
+#include "daemon.h"
+#include "event_loop.h"
+#include "log.h"
+#include "noise.h"
+#include "ratelimit.h"
+#include "run_dir.h"
+#include "uapi.h"
+#include "wg_device.h"
+#include "wg_timers.h"
+
+#define BATCH	       32
+#define PKT_BUF	       (WG_DEVICE_MAX_MTU + 64)
+/* wireguard-go's QueueStagedSize: packets kept per peer while a handshake is on the way. */
+#define STAGED_MAX     128
+#define UAPI_REQ_MAX   (1 << 20)
+#define RATELIMIT_SIZE 8192
+#define HOUSEKEEP_MS   1000
+#define UDP_BUF_BYTES  (4 << 20)
+
+enum wg_dev_drop {
+#define DEV_DROP_ENUM(name, why) DEV_DROP_##name,
+	WG_DEV_DROPS(DEV_DROP_ENUM)
+#undef DEV_DROP_ENUM
+		DEV_DROP_COUNT
+};
+
+static const char *const dev_drop_names[] = {
+#define DEV_DROP_NAME(name, why) #name,
+	WG_DEV_DROPS(DEV_DROP_NAME)
+#undef DEV_DROP_NAME
+};
+
+/* "WG_DROP_MAC1": the file and the log say "mac1". */
+#define CORE_DROP_PREFIX_LEN (sizeof("WG_DROP_") - 1)
+static const char *const core_drop_names[] = {
+#define CORE_DROP_NAME(name, text) #name,
+	WG_DROP_REASONS(CORE_DROP_NAME)
+#undef CORE_DROP_NAME
+};
+
+struct staged {
+	uint16_t len;
+	uint8_t data[];
+};
+
+/* A key slot's ciphers set up once, found by the slot's receiver index. */
+struct aead_cache {
+	bool valid;
+	uint32_t local_index;
+	struct wg_aead_key send, recv;
+};
+
+struct peer {
+	struct wg_noise_peer noise;
+	struct wg_peer_state st;
+	struct aead_cache aead[WG_SLOTS];
+	struct wg_handshake hs; /* ours (initiation created) or theirs (response created) */
+	bool has_endpoint;
+	struct sockaddr_in6 endpoint; /* IPv4 peers as v4-mapped */
+	uint64_t rx_bytes, tx_bytes;
+	struct timespec last_handshake; /* wall clock; 0: never */
+	struct staged *staged[STAGED_MAX];
+	unsigned int staged_head, staged_n;
+	struct peer *next;
+};
+
+struct uapi_client {
+	struct ev_handler h;
+	struct wg_device *dev;
+	int fd;
+	char *buf;
+	size_t len, cap;
+	struct uapi_client *next;
+};
+
+struct tx_batch {
+	struct mmsghdr msg[BATCH];
+	struct iovec iov[BATCH];
+	struct sockaddr_in6 to[BATCH];
+	struct peer *peer[BATCH];
+	uint8_t buf[BATCH][PKT_BUF];
+	unsigned int n;
+};
+
+struct wg_device {
+	const struct wg_device_settings *s;
+	struct ev_loop loop;
+	struct ev_handler tun_h, udp_h, uapi_h;
+	int tun_fd, udp_fd, uapi_fd, ctl_fd;
+	char sock_path[sizeof(((struct sockaddr_un *)0)->sun_path)];
+	char stats_path[256];
+	bool tun_gone;
+	unsigned int mtu;
+
+	bool has_key;
+	uint8_t private_key[WG_KEY_LEN];
+	struct wg_noise_local local;
+	uint16_t listen_port;
+	uint32_t fwmark;
+	uint8_t last_stamp[WG_TAI64N_LEN];
+
+	struct peer *peers;
+	size_t n_peers;
+	struct allowed_ips aips;
+	struct ratelimit rl;
+	struct wg_load load;
+	struct wg_cookie_checker checker;
+	uint64_t hs_window_start_ns;
+	size_t hs_in_window;
+
+	struct uapi_client *clients;
+	uint64_t core_drops[WG_DROP_COUNT];
+	uint64_t dev_drops[DEV_DROP_COUNT];
+	uint64_t drops_written; /* the total RUN_DIR/IFNAME.wg holds */
+	bool drops_file;	/* written at least once */
+	uint64_t next_housekeep_ms;
+
+	struct mmsghdr rx_msg[BATCH];
+	struct iovec rx_iov[BATCH];
+	struct sockaddr_in6 rx_from[BATCH];
+	uint8_t rx_buf[BATCH][PKT_BUF];
+	struct tx_batch tx;
+};
+
+static int os_rng(void *ctx, uint8_t *buf, size_t len)
+{
+	(void)ctx;
+	return getrandom(buf, len, 0) == (ssize_t)len ? 0 : -EIO;
+}
+
+static uint32_t rnd32(void)
+{
+	uint32_t v = 0;
+
+	os_rng(NULL, (uint8_t *)&v, sizeof(v));
+	return v;
+}
+
+static uint64_t now_ns(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (uint64_t)t.tv_sec * 1000000000ULL + (uint64_t)t.tv_nsec;
+}
+
+static void drop(struct wg_device *d, enum wg_dev_drop why)
+{
+	d->dev_drops[why]++;
+}
+
+static uint64_t drops_total(const struct wg_device *d)
+{
+	uint64_t n = 0;
+
+	for (int i = 1; i < WG_DROP_COUNT; i++)
+		n += d->core_drops[i];
+	for (int i = 0; i < DEV_DROP_COUNT; i++)
+		n += d->dev_drops[i];
+	return n;
+}
+
+/* ---- peers --------------------------------------------------------------------- */
+
+static struct peer *peer_by_pub(struct wg_device *d, const uint8_t pub[WG_KEY_LEN])
+{
+	for (struct peer *p = d->peers; p; p = p->next)
+		if (!memcmp(p->noise.pub, pub, WG_KEY_LEN))
+			return p;
+	return NULL;
+}
+
+static struct wg_noise_peer *lookup_noise_peer(void *ctx, const uint8_t pub[WG_KEY_LEN])
+{
+	struct peer *p = peer_by_pub(ctx, pub);
+
+	return p ? &p->noise : NULL;
+}
+
+static bool index_used(const struct wg_device *d, uint32_t idx)
+{
+	for (const struct peer *p = d->peers; p; p = p->next) {
+		if (p->hs.state != WG_HS_NONE && p->hs.local_index == idx)
+			return true;
+		for (int s = 0; s < WG_SLOTS; s++)
+			if ((p->st.slot[s].recv_valid && p->st.slot[s].local_index == idx) ||
+			    (p->aead[s].valid && p->aead[s].local_index == idx))
+				return true;
+	}
+	return false;
+}
+
+/*
+ * A receiver index for a new handshake, unique on the device (wireguard-go's indextable),
+ * and not one a cached cipher still answers to.
+ */
+static uint32_t new_index(const struct wg_device *d)
+{
+	uint32_t idx;
+
+	do
+		idx = rnd32();
+	while (index_used(d, idx));
+	return idx;
+}
+
+static void staged_clear(struct peer *p)
+{
+	while (p->staged_n) {
+		free(p->staged[p->staged_head]);
+		p->staged[p->staged_head] = NULL;
+		p->staged_head = (p->staged_head + 1) % STAGED_MAX;
+		p->staged_n--;
+	}
+	p->staged_head = 0;
+}
+
+static void aead_drop(struct aead_cache *c)
+{
+	if (!c->valid)
+		return;
+	wg_aead_key_free(&c->send);
+	wg_aead_key_free(&c->recv);
+	c->valid = false;
+}
+
+static void aead_drop_all(struct peer *p)
+{
+	for (int i = 0; i < WG_SLOTS; i++)
+		aead_drop(&p->aead[i]);
+}
+
+/*
+ * The ciphers of key slot kp, set up on first use. An entry whose index no slot holds any
+ * more is reused: there are as many entries as slots. NULL if OpenSSL cannot make them.
+ */
+static struct aead_cache *aead_for(struct peer *p, const struct wg_keypair *kp)
+{
+	struct aead_cache *free_c = NULL;
+
+	for (int i = 0; i < WG_SLOTS; i++) {
+		struct aead_cache *c = &p->aead[i];
+		bool live = false;
+
+		if (c->valid && c->local_index == kp->local_index)
+			return c;
+		for (int s = 0; s < WG_SLOTS && c->valid; s++)
+			live |= p->st.slot[s].recv_valid &&
+				p->st.slot[s].local_index == c->local_index;
+		if (!live && !free_c)
+			free_c = c;
+	}
+	if (!free_c)
+		return NULL;
+	aead_drop(free_c);
+	if (wg_aead_key_init(&free_c->send, kp->send_key, true))
+		return NULL;
+	if (wg_aead_key_init(&free_c->recv, kp->recv_key, false)) {
+		wg_aead_key_free(&free_c->send);
+		return NULL;
+	}
+	free_c->local_index = kp->local_index;
+	free_c->valid = true;
+	return free_c;
+}
+
+static void peer_free(struct peer *p)
+{
+	aead_drop_all(p);
+	staged_clear(p);
+	wg_handshake_clear(&p->hs);
+	explicit_bzero(p, sizeof(*p));
+	free(p);
+}
+
+static void tx_flush(struct wg_device *d);
+
+static void peer_remove(struct wg_device *d, struct peer *victim)
+{
+	tx_flush(d); /* the batch may hold messages to it, and counts their bytes on it */
+	for (struct peer **pp = &d->peers; *pp; pp = &(*pp)->next) {
+		if (*pp != victim)
+			continue;
+		*pp = victim->next;
+		allowed_ips_remove_peer(&d->aips, victim);
+		peer_free(victim);
+		d->n_peers--;
+		return;
+	}
+}
+
+/* Keys and handshakes of every peer go (the private key changed). */
+static void peers_expire_sessions(struct wg_device *d)
+{
+	for (struct peer *p = d->peers; p; p = p->next) {
+		uint16_t pk = p->st.persistent_keepalive_s;
+
+		wg_handshake_clear(&p->hs);
+		explicit_bzero(&p->st, sizeof(p->st));
+		wg_peer_init(&p->st, pk);
+		aead_drop_all(p);
+		staged_clear(p);
+	}
+}
+
+static void set_endpoint(struct peer *p, const struct sockaddr_in6 *from)
+{
+	p->endpoint = *from;
+	p->has_endpoint = true;
+}
+
+/* ---- sending ------------------------------------------------------------------- */
+
+static void tx_flush(struct wg_device *d)
+{
+	struct tx_batch *t = &d->tx;
+	unsigned int done = 0;
+
+	while (done < t->n) {
+		int n = sendmmsg(d->udp_fd, t->msg + done, t->n - done, 0);
+
+		if (n <= 0) {
+			if (n < 0 && errno == EINTR)
+				continue;
+			/* A full socket buffer or an unreachable peer: this one is lost. */
+			drop(d, DEV_DROP_send);
+			done++;
+			continue;
+		}
+		for (int i = 0; i < n; i++)
+			t->peer[done + i]->tx_bytes += t->iov[done + i].iov_len;
+		done += (unsigned int)n;
+	}
+	t->n = 0;
+}
+
+/* A buffer in the TX batch for a message to p (flushing a full batch first). */
+static uint8_t *tx_slot(struct wg_device *d, struct peer *p, unsigned int *i)
+{
+	struct tx_batch *t = &d->tx;
+
+	if (t->n == BATCH)
+		tx_flush(d);
+	*i = t->n;
+	t->to[*i] = p->endpoint;
+	t->peer[*i] = p;
+	return t->buf[*i];
+}
+
+static void tx_commit(struct wg_device *d, unsigned int i, size_t len)
+{
+	struct tx_batch *t = &d->tx;
+
+	t->iov[i] = (struct iovec){ .iov_base = t->buf[i], .iov_len = len };
+	t->msg[i].msg_hdr = (struct msghdr){ .msg_name = &t->to[i],
+					     .msg_namelen = sizeof(t->to[i]),
+					     .msg_iov = &t->iov[i],
+					     .msg_iovlen = 1 };
+	t->n = i + 1;
+}
+
+static void peer_actions(struct wg_device *d, struct peer *p, unsigned int actions);
+
+/*
+ * Encrypts pkt (len bytes; NULL and 0 for a keepalive) to p under its current keys. False
+ * when there are none (the caller stages the packet); the handshake that needs is asked.
+ */
+static bool send_data(struct wg_device *d, struct peer *p, const uint8_t *pkt, size_t len)
+{
+	const struct wg_keypair *kp;
+	struct aead_cache *c;
+	unsigned int actions, i;
+	uint64_t counter, now = ev_now_ms();
+	uint8_t *out;
+	int n;
+
+	if (!p->has_endpoint) {
+		drop(d, DEV_DROP_no_endpoint);
+		return true;
+	}
+	kp = wg_peer_encrypt_slot(&p->st, now, &counter, &actions);
+	if (!kp) {
+		peer_actions(d, p, actions);
+		return false;
+	}
+	c = aead_for(p, kp);
+	if (!c) {
+		d->core_drops[WG_DROP_INTERNAL]++;
+		peer_actions(d, p, actions);
+		return true;
+	}
+	out = tx_slot(d, p, &i);
+	n = wg_data_seal(out, PKT_BUF, pkt, len, d->mtu, kp->remote_index, &c->send, counter);
+	if (n < 0) {
+		drop(d, DEV_DROP_inner);
+	} else {
+		tx_commit(d, i, (size_t)n);
+		actions |=
+			wg_peer_sent(&p->st, len ? WG_SENT_DATA : WG_SENT_KEEPALIVE, now, rnd32());
+	}
+	peer_actions(d, p, actions);
+	return true;
+}
+
+static void stage(struct wg_device *d, struct peer *p, const uint8_t *pkt, size_t len)
+{
+	struct staged *s = malloc(sizeof(*s) + len);
+	unsigned int tail;
+
+	if (!s) {
+		drop(d, DEV_DROP_staged_full);
+		return;
+	}
+	if (p->staged_n == STAGED_MAX) {
+		free(p->staged[p->staged_head]);
+		p->staged_head = (p->staged_head + 1) % STAGED_MAX;
+		p->staged_n--;
+		drop(d, DEV_DROP_staged_full);
+	}
+	s->len = (uint16_t)len;
+	memcpy(s->data, pkt, len);
+	tail = (p->staged_head + p->staged_n) % STAGED_MAX;
+	p->staged[tail] = s;
+	p->staged_n++;
+}
+
+/* The staged packets, in order, now that keys exist; false if they went away again. */
+static bool send_staged(struct wg_device *d, struct peer *p)
+{
+	while (p->staged_n) {
+		struct staged *s = p->staged[p->staged_head];
+
+		if (!send_data(d, p, s->data, s->len))
+			return false;
+		free(s);
+		p->staged[p->staged_head] = NULL;
+		p->staged_head = (p->staged_head + 1) % STAGED_MAX;
+		p->staged_n--;
+	}
+	return true;
+}
+
+static void send_initiation(struct wg_device *d, struct peer *p)
+{
+	struct wg_msg_initiation *msg;
+	struct timespec wall;
+	unsigned int i;
+
+	if (!d->has_key) {
+		drop(d, DEV_DROP_no_key);
+		return;
+	}
+	if (!p->has_endpoint) {
+		drop(d, DEV_DROP_no_endpoint);
+		return;
+	}
+	clock_gettime(CLOCK_REALTIME, &wall);
+	wg_tai64n_next(d->last_stamp, d->last_stamp, (uint64_t)wall.tv_sec, (uint32_t)wall.tv_nsec);
+	wg_handshake_clear(&p->hs);
+	msg = (struct wg_msg_initiation *)tx_slot(d, p, &i);
+	if (wg_initiation_create(msg, &p->hs, &d->local, &p->noise, d->last_stamp, new_index(d),
+				 os_rng, NULL, now_ns())) {
+		d->core_drops[WG_DROP_INTERNAL]++;
+		return;
+	}
+	tx_commit(d, i, sizeof(*msg));
+	peer_actions(d, p, wg_peer_sent(&p->st, WG_SENT_INITIATION, ev_now_ms(), rnd32()));
+}
+
+/* Does what the timers and key slots asked, until nothing more is asked. */
+static void peer_actions(struct wg_device *d, struct peer *p, unsigned int actions)
+{
+	if (actions & WG_ACT_ZERO_KEYS) {
+		wg_handshake_clear(&p->hs);
+		aead_drop_all(p);
+	}
+	if (actions & WG_ACT_DROP_STAGED) {
+		d->dev_drops[DEV_DROP_staged_given_up] += p->staged_n;
+		staged_clear(p);
+	}
+	if (actions & WG_ACT_SEND_STAGED) {
+		clock_gettime(CLOCK_REALTIME, &p->last_handshake);
+		/* The initiator confirms its new keys with data, or a keepalive. */
+		if (!p->staged_n && p->st.slot[WG_SLOT_CURRENT].initiator)
+			send_data(d, p, NULL, 0);
+		else
+			send_staged(d, p);
+	}
+	if (actions & WG_ACT_SEND_INITIATION)
+		send_initiation(d, p);
+	if (actions & WG_ACT_SEND_KEEPALIVE)
+		send_data(d, p, NULL, 0);
+	/* WG_ACT_CLEAR_ENDPOINT_SRC: the kernel picks our source address each time anyway. */
+}
+
+/* ---- TUN -> UDP ---------------------------------------------------------------- */
+
+/* The inner packet's length by its IP header, or 0 if it is none or longer than len. */
+static size_t inner_len(const uint8_t *pkt, size_t len)
+{
+	size_t n;
+
+	if (len >= 20 && pkt[0] >> 4 == 4)
+		n = (size_t)(pkt[2] << 8 | pkt[3]);
+	else if (len >= 40 && pkt[0] >> 4 == 6)
+		n = 40 + (size_t)(pkt[4] << 8 | pkt[5]);
+	else
+		return 0;
+	return n <= len && n >= (pkt[0] >> 4 == 4 ? 20u : 40u) ? n : 0;
+}
+
+static void tun_ready(struct ev_handler *h, uint32_t events)
+{
+	struct wg_device *d = container_of(h, struct wg_device, tun_h);
+	uint8_t *buf = d->rx_buf[0] + sizeof(struct wg_msg_data);
+
+	if (events & (EPOLLERR | EPOLLHUP)) {
+		d->tun_gone = true;
+		return;
+	}
+	for (int i = 0; i < BATCH; i++) {
+		ssize_t n = read(d->tun_fd, buf,
+				 PKT_BUF - sizeof(struct wg_msg_data) - WG_AEAD_TAG_LEN);
+		struct peer *p;
+		int family;
+
+		if (n < 0) {
+			if (errno == EBADFD || errno == EIO || errno == ENXIO)
+				d->tun_gone = true;
+			break;
+		}
+		if (!inner_len(buf, (size_t)n)) {
+			drop(d, DEV_DROP_inner);
+			continue;
+		}
+		family = buf[0] >> 4 == 4 ? AF_INET : AF_INET6;
+		p = (struct peer *)allowed_ips_lookup(&d->aips, family,
+						      buf + (family == AF_INET ? 16 : 24));
+		if (!p) {
+			drop(d, DEV_DROP_no_peer);
+			continue;
+		}
+		/* Behind staged packets or without keys, wait for the handshake. */
+		if (p->staged_n || !send_data(d, p, buf, (size_t)n))
+			stage(d, p, buf, (size_t)n);
+	}
+	tx_flush(d);
+}
+
+/* ---- UDP -> TUN ---------------------------------------------------------------- */
+
+static bool same_endpoint(const struct sockaddr_in6 *a, const struct sockaddr_in6 *b)
+{
+	return a->sin6_port == b->sin6_port && !memcmp(&a->sin6_addr, &b->sin6_addr, 16);
+}
+
+/* The source as the cookie MAC and the rate limiter see it: address then port. */
+static size_t source_bytes(const struct sockaddr_in6 *from, uint8_t out[18], int *family,
+			   const uint8_t **addr)
+{
+	bool v4 = IN6_IS_ADDR_V4MAPPED(&from->sin6_addr);
+	size_t alen = v4 ? 4 : 16;
+
+	*family = v4 ? AF_INET : AF_INET6;
+	*addr = from->sin6_addr.s6_addr + (v4 ? 12 : 0);
+	memcpy(out, *addr, alen);
+	memcpy(out + alen, &from->sin6_port, 2);
+	return alen + 2;
+}
+
+/*
+ * Under load (wireguard-go's and the driver's long handshake queue; here: more handshake
+ * messages in one second than the queue would hold) MAC2 is required and sources are
+ * rate-limited. NULL when not under load.
+ */
+static const struct wg_cookie_ctx *load_check(struct wg_device *d, const struct sockaddr_in6 *from,
+					      struct wg_cookie_ctx *c, uint8_t src[18],
+					      bool *limited)
+{
+	uint64_t now = now_ns();
+	const uint8_t *addr;
+	int family;
+
+	*limited = false;
+	if (now - d->hs_window_start_ns >= 1000000000ULL) {
+		d->hs_window_start_ns = now;
+		d->hs_in_window = 0;
+	}
+	d->hs_in_window++;
+	if (!wg_under_load(&d->load, d->hs_in_window, now))
+		return NULL;
+	*c = (struct wg_cookie_ctx){ .checker = &d->checker, .now_ns = now, .rng = os_rng };
+	c->src_len = source_bytes(from, src, &family, &addr);
+	c->src = src;
+	*limited = !ratelimit_allowed(&d->rl, family, addr, now);
+	return c;
+}
+
+static void send_cookie_reply(struct wg_device *d, const void *msg, size_t len,
+			      const struct sockaddr_in6 *to, const struct wg_cookie_ctx *c)
+{
+	struct wg_msg_cookie_reply r;
+
+	if (wg_cookie_reply_create(&r, &d->local, msg, len, c) == 0)
+		sendto(d->udp_fd, &r, sizeof(r), MSG_DONTWAIT, (const struct sockaddr *)to,
+		       sizeof(*to));
+}
+
+/* A handshake message from under load: the cookie path, or rate-limited. */
+static bool refused_under_load(struct wg_device *d, enum wg_drop r, const void *msg, size_t len,
+			       const struct sockaddr_in6 *from, const struct wg_cookie_ctx *c,
+			       bool limited)
+{
+	if (r == WG_DROP_COOKIE_NEEDED) {
+		d->core_drops[r]++;
+		send_cookie_reply(d, msg, len, from, c);
+		return true;
+	}
+	if (r == WG_OK && limited) {
+		drop(d, DEV_DROP_ratelimit);
+		return true;
+	}
+	return false;
+}
+
+static void rx_initiation(struct wg_device *d, const uint8_t *msg, size_t len,
+			  const struct sockaddr_in6 *from)
+{
+	struct wg_handshake hs = { 0 };
+	struct wg_cookie_ctx cctx;
+	const struct wg_cookie_ctx *c;
+	struct wg_msg_response *resp;
+	struct wg_transport_keys k;
+	struct wg_keypair kp = { 0 };
+	uint64_t now = ev_now_ms();
+	bool limited;
+	uint8_t src[18];
+	enum wg_drop r;
+	struct peer *p;
+	unsigned int i, actions;
+
+	if (!d->has_key) {
+		drop(d, DEV_DROP_no_key);
+		return;
+	}
+	c = load_check(d, from, &cctx, src, &limited);
+	r = wg_initiation_consume(&hs, &d->local, msg, len, lookup_noise_peer, d, c);
+	if (refused_under_load(d, r, msg, len, from, c, limited))
+		goto out;
+	if (r != WG_OK) {
+		d->core_drops[r]++;
+		goto out;
+	}
+	p = container_of(hs.peer, struct peer, noise);
+	if (!wg_peer_initiation_allowed(&p->st, now)) {
+		drop(d, DEV_DROP_flood);
+		goto out;
+	}
+	actions = wg_peer_initiation_received(&p->st, now);
+	set_endpoint(p, from);
+	p->rx_bytes += len;
+	wg_handshake_clear(&p->hs);
+	p->hs = hs;
+	memset(&hs, 0, sizeof(hs)); /* p->hs owns its keys now */
+	resp = (struct wg_msg_response *)tx_slot(d, p, &i);
+	if (wg_response_create(resp, &p->hs, &d->local, new_index(d), os_rng, NULL, now_ns()) ||
+	    wg_transport_keys_derive(&k, &p->hs)) {
+		d->core_drops[WG_DROP_INTERNAL]++;
+		wg_handshake_clear(&p->hs);
+		goto out;
+	}
+	memcpy(kp.send_key, k.send, WG_KEY_LEN);
+	memcpy(kp.recv_key, k.recv, WG_KEY_LEN);
+	kp.local_index = k.local_index;
+	kp.remote_index = k.remote_index;
+	kp.initiator = false;
+	explicit_bzero(&k, sizeof(k));
+	actions |= wg_peer_install_keys(&p->st, &kp, now);
+	explicit_bzero(&kp, sizeof(kp));
+	tx_commit(d, i, sizeof(*resp));
+	actions |= wg_peer_sent(&p->st, WG_SENT_RESPONSE, now, rnd32());
+	peer_actions(d, p, actions);
+out:
+	wg_handshake_clear(&hs);
+}
+
+static struct peer *peer_by_handshake(struct wg_device *d, uint32_t idx)
+{
+	for (struct peer *p = d->peers; p; p = p->next)
+		if (p->hs.state == WG_HS_INITIATION_CREATED && p->hs.local_index == idx)
+			return p;
+	return NULL;
+}
+
+static void rx_response(struct wg_device *d, const uint8_t *msg, size_t len,
+			const struct sockaddr_in6 *from)
+{
+	struct peer *p = peer_by_handshake(d, wg_message_receiver(msg, WG_MSG_RESPONSE));
+	struct wg_cookie_ctx cctx;
+	const struct wg_cookie_ctx *c;
+	struct wg_transport_keys k;
+	struct wg_keypair kp = { 0 };
+	uint64_t now = ev_now_ms();
+	bool limited;
+	uint8_t src[18];
+	enum wg_drop r;
+
+	if (!p) {
+		d->core_drops[WG_DROP_STATE]++;
+		return;
+	}
+	c = load_check(d, from, &cctx, src, &limited);
+	r = wg_response_consume(&p->hs, &d->local, msg, len, c);
+	if (refused_under_load(d, r, msg, len, from, c, limited))
+		return;
+	if (r != WG_OK) {
+		d->core_drops[r]++;
+		return;
+	}
+	if (wg_transport_keys_derive(&k, &p->hs)) {
+		d->core_drops[WG_DROP_INTERNAL]++;
+		return;
+	}
+	set_endpoint(p, from);
+	p->rx_bytes += len;
+	memcpy(kp.send_key, k.send, WG_KEY_LEN);
+	memcpy(kp.recv_key, k.recv, WG_KEY_LEN);
+	kp.local_index = k.local_index;
+	kp.remote_index = k.remote_index;
+	kp.initiator = true;
+	explicit_bzero(&k, sizeof(k));
+	peer_actions(d, p, wg_peer_install_keys(&p->st, &kp, now));
+	explicit_bzero(&kp, sizeof(kp));
+}
+
+static void rx_cookie_reply(struct wg_device *d, const uint8_t *msg, size_t len)
+{
+	uint32_t idx = wg_message_receiver(msg, WG_MSG_COOKIE_REPLY);
+	struct peer *p;
+	enum wg_drop r;
+
+	/* The answer to our initiation or to our response; never a reason to roam. */
+	for (p = d->peers; p; p = p->next)
+		if (p->hs.state != WG_HS_NONE && p->hs.local_index == idx)
+			break;
+	if (!p) {
+		d->core_drops[WG_DROP_STATE]++;
+		return;
+	}
+	r = wg_cookie_reply_consume(&p->noise, msg, len, now_ns());
+	if (r != WG_OK)
+		d->core_drops[r]++;
+}
+
+/* The peer and key slot of a data message's receiver index, or NULL. */
+static struct peer *peer_by_data_index(struct wg_device *d, uint32_t idx, int *slot)
+{
+	uint64_t now = ev_now_ms();
+
+	for (struct peer *p = d->peers; p; p = p->next) {
+		*slot = wg_peer_decrypt_slot(&p->st, idx, now);
+		if (*slot >= 0)
+			return p;
+	}
+	return NULL;
+}
+
+static void rx_data(struct wg_device *d, uint8_t *msg, size_t len, const struct sockaddr_in6 *from)
+{
+	struct aead_cache *c;
+	struct wg_keypair *kp;
+	uint8_t *pkt = msg + sizeof(struct wg_msg_data);
+	uint64_t counter;
+	uint32_t idx;
+	size_t plen, n;
+	struct peer *p;
+	enum wg_drop r;
+	int slot, family;
+
+	wg_data_header(msg, &idx, &counter);
+	p = peer_by_data_index(d, idx, &slot);
+	if (!p) {
+		drop(d, DEV_DROP_unknown_index);
+		return;
+	}
+	kp = &p->st.slot[slot];
+	c = aead_for(p, kp);
+	if (!c) {
+		d->core_drops[WG_DROP_INTERNAL]++;
+		return;
+	}
+	r = wg_data_open(pkt, &plen, msg, len, &c->recv);
+	if (r != WG_OK) {
+		d->core_drops[r]++;
+		return;
+	}
+	if (!replay_validate(&kp->replay, counter)) {
+		drop(d, DEV_DROP_replay);
+		return;
+	}
+	/* Authenticated and new: the peer may have roamed. */
+	if (!p->has_endpoint || !same_endpoint(&p->endpoint, from))
+		set_endpoint(p, from);
+	p->rx_bytes += len;
+	peer_actions(d, p, wg_peer_data_received(&p->st, slot, plen == 0, ev_now_ms(), rnd32()));
+	if (!plen)
+		return;
+	n = inner_len(pkt, plen);
+	if (!n) {
+		drop(d, DEV_DROP_inner);
+		return;
+	}
+	family = pkt[0] >> 4 == 4 ? AF_INET : AF_INET6;
+	if (!allowed_ips_check(&d->aips, family, pkt + (family == AF_INET ? 12 : 8), p)) {
+		drop(d, DEV_DROP_source);
+		return;
+	}
+	if (write(d->tun_fd, pkt, n) != (ssize_t)n)
+		drop(d, DEV_DROP_send);
+}
+
+static void udp_ready(struct ev_handler *h, uint32_t events)
+{
+	struct wg_device *d = container_of(h, struct wg_device, udp_h);
+	int n;
+
+	(void)events;
+	for (int i = 0; i < BATCH; i++) {
+		d->rx_iov[i] = (struct iovec){ .iov_base = d->rx_buf[i], .iov_len = PKT_BUF };
+		d->rx_msg[i].msg_hdr = (struct msghdr){ .msg_name = &d->rx_from[i],
+							.msg_namelen = sizeof(d->rx_from[i]),
+							.msg_iov = &d->rx_iov[i],
+							.msg_iovlen = 1 };
+	}
+	n = recvmmsg(d->udp_fd, d->rx_msg, BATCH, MSG_DONTWAIT, NULL);
+	for (int i = 0; i < n; i++) {
+		uint8_t *msg = d->rx_buf[i];
+		size_t len = d->rx_msg[i].msg_len;
+		const struct sockaddr_in6 *from = &d->rx_from[i];
+		enum wg_message_type type;
+		enum wg_drop r;
+
+		if (d->rx_msg[i].msg_hdr.msg_flags & MSG_TRUNC) {
+			drop(d, DEV_DROP_truncated);
+			continue;
+		}
+		r = wg_message_check(msg, len, &type);
+		if (r != WG_OK) {
+			d->core_drops[r]++;
+			continue;
+		}
+		switch (type) {
+		case WG_MSG_INITIATION:
+			rx_initiation(d, msg, len, from);
+			break;
+		case WG_MSG_RESPONSE:
+			rx_response(d, msg, len, from);
+			break;
+		case WG_MSG_COOKIE_REPLY:
+			rx_cookie_reply(d, msg, len);
+			break;
+		case WG_MSG_DATA:
+			rx_data(d, msg, len, from);
+			break;
+		}
+	}
+	tx_flush(d);
+}
+
+/* ---- sockets ------------------------------------------------------------------- */
+
+static int tun_open(const char *name, unsigned int mtu)
+{
+	struct ifreq ifr = { .ifr_flags = IFF_TUN | IFF_NO_PI };
+	int fd, s, err;
+
+	fd = open("/dev/net/tun", O_RDWR | O_CLOEXEC | O_NONBLOCK);
+	if (fd < 0)
+		return -errno;
+	snprintf(ifr.ifr_name, sizeof(ifr.ifr_name), "%s", name);
+	if (ioctl(fd, TUNSETIFF, &ifr) < 0)
+		goto fail;
+	s = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+	if (s < 0)
+		goto fail;
+	ifr.ifr_mtu = (int)mtu;
+	err = ioctl(s, SIOCSIFMTU, &ifr);
+	close(s);
+	if (err < 0)
+		goto fail;
+	return fd;
+fail:
+	err = -errno;
+	close(fd);
+	return err;
+}
+
+/* The TUN's MTU now (wg-quick and ip(8) change it); the old value if it cannot be read. */
+static void mtu_refresh(struct wg_device *d)
+{
+	struct ifreq ifr = { 0 };
+
+	snprintf(ifr.ifr_name, sizeof(ifr.ifr_name), "%s", d->s->ifname);
+	if (ioctl(d->ctl_fd, SIOCGIFMTU, &ifr) == 0 && ifr.ifr_mtu >= WG_DEVICE_MIN_MTU &&
+	    ifr.ifr_mtu <= WG_DEVICE_MAX_MTU)
+		d->mtu = (unsigned int)ifr.ifr_mtu;
+}
+
+/* A UDP socket for IPv4 and IPv6 on port (0: the kernel picks); the fd, or -errno. */
+static int udp_open(uint16_t port, uint32_t fwmark, uint16_t *bound)
+{
+	struct sockaddr_in6 a = { .sin6_family = AF_INET6, .sin6_port = htons(port) };
+	socklen_t alen = sizeof(a);
+	int fd, off = 0, bufsize = UDP_BUF_BYTES, err;
+
+	fd = socket(AF_INET6, SOCK_DGRAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
+	if (fd < 0)
+		return -errno;
+	/* A burst the loop has not drained yet waits here, not in UdpRcvbufErrors. */
+	if (setsockopt(fd, SOL_SOCKET, SO_RCVBUFFORCE, &bufsize, sizeof(bufsize)))
+		setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &bufsize, sizeof(bufsize));
+	if (setsockopt(fd, SOL_SOCKET, SO_SNDBUFFORCE, &bufsize, sizeof(bufsize)))
+		setsockopt(fd, SOL_SOCKET, SO_SNDBUF, &bufsize, sizeof(bufsize));
+	if (setsockopt(fd, IPPROTO_IPV6, IPV6_V6ONLY, &off, sizeof(off)) ||
+	    (fwmark && setsockopt(fd, SOL_SOCKET, SO_MARK, &fwmark, sizeof(fwmark))) ||
+	    bind(fd, (struct sockaddr *)&a, sizeof(a)) ||
+	    getsockname(fd, (struct sockaddr *)&a, &alen))
+		goto fail;
+	*bound = ntohs(a.sin6_port);
+	return fd;
+fail:
+	err = -errno;
+	close(fd);
+	return err;
+}
+
+static int udp_rebind(struct wg_device *d, uint16_t port, uint32_t fwmark)
+{
+	uint16_t bound = 0;
+	int fd = udp_open(port, fwmark, &bound);
+
+	if (fd < 0)
+		return fd;
+	if (d->udp_fd >= 0) {
+		ev_loop_del(&d->loop, d->udp_fd);
+		close(d->udp_fd);
+	}
+	d->udp_fd = fd;
+	d->listen_port = bound;
+	d->fwmark = fwmark;
+	return ev_loop_add(&d->loop, fd, EPOLLIN, &d->udp_h);
+}
+
+/* ---- UAPI ---------------------------------------------------------------------- */
+
+struct aip_list {
+	struct aip_prefix *v;
+	size_t n, cap;
+};
+
+static int collect_aip(const struct aip_prefix *p, void *ctx)
+{
+	struct aip_list *l = ctx;
+
+	if (l->n == l->cap) {
+		size_t cap = l->cap ? 2 * l->cap : 8;
+		struct aip_prefix *v = realloc(l->v, cap * sizeof(*v));
+
+		if (!v)
+			return -ENOMEM;
+		l->v = v;
+		l->cap = cap;
+	}
+	l->v[l->n++] = *p;
+	return 0;
+}
+
+static void endpoint_to_uapi(const struct sockaddr_in6 *a, struct uapi_endpoint *e)
+{
+	memset(e, 0, sizeof(*e));
+	e->port = ntohs(a->sin6_port);
+	if (IN6_IS_ADDR_V4MAPPED(&a->sin6_addr)) {
+		e->family = AF_INET;
+		memcpy(e->addr, a->sin6_addr.s6_addr + 12, 4);
+	} else {
+		e->family = AF_INET6;
+		memcpy(e->addr, &a->sin6_addr, 16);
+	}
+}
+
+static void endpoint_from_uapi(const struct uapi_endpoint *e, struct sockaddr_in6 *a)
+{
+	memset(a, 0, sizeof(*a));
+	a->sin6_family = AF_INET6;
+	a->sin6_port = htons(e->port);
+	if (e->family == AF_INET) {
+		a->sin6_addr.s6_addr[10] = a->sin6_addr.s6_addr[11] = 0xff;
+		memcpy(a->sin6_addr.s6_addr + 12, e->addr, 4);
+	} else {
+		memcpy(&a->sin6_addr, e->addr, 16);
+	}
+}
+
+/* The get=1 answer into a malloc'ed string (*out), or -errno. */
+static int uapi_get(struct wg_device *d, char **out, size_t *out_len)
+{
+	struct uapi_device_status ds = { .listen_port = d->listen_port, .fwmark = d->fwmark };
+	struct uapi_peer_status *ps = calloc(d->n_peers ? d->n_peers : 1, sizeof(*ps));
+	struct aip_list *al = calloc(d->n_peers ? d->n_peers : 1, sizeof(*al));
+	size_t i = 0, cap = 4096;
+	char *buf = NULL;
+	int n = -ENOMEM;
+
+	if (!ps || !al)
+		goto out;
+	if (d->has_key)
+		memcpy(ds.private_key, d->private_key, WG_KEY_LEN);
+	for (struct peer *p = d->peers; p; p = p->next, i++) {
+		memcpy(ps[i].public_key, p->noise.pub, WG_KEY_LEN);
+		memcpy(ps[i].preshared_key, p->noise.psk, WG_KEY_LEN);
+		ps[i].has_endpoint = p->has_endpoint;
+		if (p->has_endpoint)
+			endpoint_to_uapi(&p->endpoint, &ps[i].endpoint);
+		ps[i].last_handshake_sec = p->last_handshake.tv_sec;
+		ps[i].last_handshake_nsec = p->last_handshake.tv_nsec;
+		ps[i].tx_bytes = p->tx_bytes;
+		ps[i].rx_bytes = p->rx_bytes;
+		ps[i].persistent_keepalive = p->st.persistent_keepalive_s;
+		if (allowed_ips_walk(&d->aips, p, collect_aip, &al[i]))
+			goto out;
+		ps[i].allowed_ips = al[i].v;
+		ps[i].n_allowed_ips = al[i].n;
+	}
+	ds.peers = ps;
+	ds.n_peers = d->n_peers;
+	for (;;) {
+		char *b = realloc(buf, cap);
+
+		if (!b) {
+			n = -ENOMEM;
+			break;
+		}
+		buf = b;
+		n = uapi_format_get(&ds, buf, cap);
+		if (n != -ENOSPC)
+			break;
+		cap *= 2;
+	}
+out:
+	explicit_bzero(&ds.private_key, sizeof(ds.private_key));
+	if (ps)
+		explicit_bzero(ps, (d->n_peers ? d->n_peers : 1) * sizeof(*ps));
+	for (i = 0; al && i < d->n_peers; i++)
+		free(al[i].v);
+	free(al);
+	free(ps);
+	if (n < 0) {
+		if (buf)
+			explicit_bzero(buf, cap);
+		free(buf);
+		return n;
+	}
+	*out = buf;
+	*out_len = (size_t)n;
+	return 0;
+}
+
+static int apply_peer(struct wg_device *d, const struct uapi_peer_set *ps)
+{
+	struct peer *p = peer_by_pub(d, ps->public_key), **pp;
+	bool keepalive_on;
+	int err;
+
+	if (ps->remove) {
+		if (p)
+			peer_remove(d, p);
+		return 0;
+	}
+	/* wireguard-go ignores a peer that is ourselves. */
+	if (d->has_key && !memcmp(ps->public_key, d->local.key.pub, WG_KEY_LEN))
+		return 0;
+	if (!p) {
+		if (ps->update_only)
+			return 0;
+		p = calloc(1, sizeof(*p));
+		if (!p)
+			return -ENOMEM;
+		wg_noise_peer_init(&p->noise, ps->public_key, NULL);
+		wg_peer_init(&p->st, 0);
+		/* At the end: get=1 lists peers in the order they were added, as the Linux driver.
+		 */
+		for (pp = &d->peers; *pp; pp = &(*pp)->next)
+			;
+		*pp = p;
+		d->n_peers++;
+	}
+	if (ps->has_preshared_key)
+		memcpy(p->noise.psk, ps->preshared_key, WG_KEY_LEN);
+	if (ps->has_endpoint) {
+		endpoint_from_uapi(&ps->endpoint, &p->endpoint);
+		p->has_endpoint = true;
+	}
+	if (ps->replace_allowed_ips)
+		allowed_ips_remove_peer(&d->aips, p);
+	for (size_t i = 0; i < ps->n_allowed_ips; i++) {
+		const struct uapi_allowed_ip *a = &ps->allowed_ips[i];
+
+		err = a->remove ? allowed_ips_remove(&d->aips, &a->prefix, p)
+				: allowed_ips_insert(&d->aips, &a->prefix, p);
+		if (err && err != -ENOENT)
+			return err;
+	}
+	if (ps->has_persistent_keepalive) {
+		keepalive_on = !p->st.persistent_keepalive_s && ps->persistent_keepalive;
+		wg_peer_set_persistent_keepalive(&p->st, ps->persistent_keepalive);
+		/* As wireguard-go: turning it on sends one at once. */
+		if (keepalive_on && d->has_key)
+			send_data(d, p, NULL, 0);
+	}
+	return 0;
+}
+
+static int apply_set(struct wg_device *d, const struct uapi_set *cfg)
+{
+	int err;
+
+	if (cfg->has_private_key) {
+		static const uint8_t zero[WG_KEY_LEN];
+		bool same = d->has_key && !memcmp(d->private_key, cfg->private_key, WG_KEY_LEN);
+
+		if (!same) {
+			if (d->has_key)
+				wg_noise_local_free(&d->local);
+			d->has_key = false;
+			explicit_bzero(d->private_key, sizeof(d->private_key));
+			if (memcmp(cfg->private_key, zero, WG_KEY_LEN)) {
+				err = wg_noise_local_init(&d->local, cfg->private_key);
+				if (err)
+					return err;
+				memcpy(d->private_key, cfg->private_key, WG_KEY_LEN);
+				d->has_key = true;
+				/* A peer with our new public key goes, as in wireguard-go. */
+				struct peer *self = peer_by_pub(d, d->local.key.pub);
+
+				if (self)
+					peer_remove(d, self);
+			}
+			peers_expire_sessions(d);
+		}
+	}
+	if ((cfg->has_listen_port && cfg->listen_port != d->listen_port) ||
+	    (cfg->has_fwmark && cfg->fwmark != d->fwmark)) {
+		err = udp_rebind(d, cfg->has_listen_port ? cfg->listen_port : d->listen_port,
+				 cfg->has_fwmark ? cfg->fwmark : d->fwmark);
+		if (err)
+			return err;
+	}
+	if (cfg->replace_peers)
+		while (d->peers)
+			peer_remove(d, d->peers);
+	for (size_t i = 0; i < cfg->n_peers; i++) {
+		err = apply_peer(d, &cfg->peers[i]);
+		if (err)
+			return err;
+	}
+	tx_flush(d);
+	return 0;
+}
+
+static void client_close(struct uapi_client *c)
+{
+	struct wg_device *d = c->dev;
+
+	for (struct uapi_client **pp = &d->clients; *pp; pp = &(*pp)->next)
+		if (*pp == c) {
+			*pp = c->next;
+			break;
+		}
+	ev_loop_del(&d->loop, c->fd);
+	close(c->fd);
+	if (c->buf)
+		explicit_bzero(c->buf, c->cap);
+	free(c->buf);
+	free(c);
+}
+
+static int write_all(int fd, const char *s, size_t len)
+{
+	while (len) {
+		ssize_t n = write(fd, s, len);
+
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			return -errno;
+		}
+		s += n;
+		len -= (size_t)n;
+	}
+	return 0;
+}
+
+/* The end of a set=1's lines (just past the empty line), or 0 while it has not come. */
+static size_t set_end(const char *s, size_t len)
+{
+	size_t i = 0;
+
+	while (i < len) {
+		const char *nl = memchr(s + i, '\n', len - i);
+
+		if (!nl)
+			return 0;
+		if (nl == s + i)
+			return i + 1;
+		i = (size_t)(nl - s) + 1;
+	}
+	return 0;
+}
+
+/* Answers every whole request in c's buffer; false when the connection must close. */
+static bool client_serve(struct uapi_client *c)
+{
+	struct wg_device *d = c->dev;
+
+	while (c->len) {
+		char reply[32], err[256];
+		struct uapi_set cfg;
+		enum uapi_op op;
+		size_t end, used;
+		int n = uapi_parse_op(c->buf, c->len, &op), ret;
+
+		if (n == 0)
+			return true;
+		if (n == -EINVAL) {
+			n = uapi_format_errno(-EINVAL, reply, sizeof(reply));
+			write_all(c->fd, reply, (size_t)n);
+			return false;
+		}
+		if (n < 0)
+			return false;
+		if (op == UAPI_GET) {
+			char *out;
+			size_t out_len;
+
+			used = (size_t)n;
+			ret = uapi_get(d, &out, &out_len);
+			if (ret) {
+				n = uapi_format_errno(ret, reply, sizeof(reply));
+				write_all(c->fd, reply, (size_t)n);
+				return false;
+			}
+			ret = write_all(c->fd, out, out_len);
+			explicit_bzero(out, out_len);
+			free(out);
+			if (ret)
+				return false;
+		} else {
+			end = set_end(c->buf + n, c->len - (size_t)n);
+			if (!end)
+				return true;
+			used = (size_t)n + end;
+			ret = uapi_parse_set(&cfg, c->buf + n, end, err, sizeof(err));
+			if (ret == 0) {
+				ret = apply_set(d, &cfg);
+				uapi_set_free(&cfg);
+				if (ret)
+					pxp_warn("%s: set=1: %s", d->s->ifname, strerror(-ret));
+			} else {
+				pxp_warn("%s: set=1: %s", d->s->ifname, err);
+			}
+			n = uapi_format_errno(ret, reply, sizeof(reply));
+			if (write_all(c->fd, reply, (size_t)n))
+				return false;
+		}
+		explicit_bzero(c->buf, used);
+		memmove(c->buf, c->buf + used, c->len - used);
+		c->len -= used;
+	}
+	return true;
+}
+
+static void client_ready(struct ev_handler *h, uint32_t events)
+{
+	struct uapi_client *c = container_of(h, struct uapi_client, h);
+	ssize_t n;
+
+	(void)events;
+	if (c->len == c->cap) {
+		size_t cap = c->cap ? 2 * c->cap : 4096;
+		char *b;
+
+		if (cap > UAPI_REQ_MAX) {
+			client_close(c);
+			return;
+		}
+		b = malloc(cap);
+		if (!b) {
+			client_close(c);
+			return;
+		}
+		if (c->buf) {
+			memcpy(b, c->buf, c->len);
+			explicit_bzero(c->buf, c->cap);
+			free(c->buf);
+		}
+		c->buf = b;
+		c->cap = cap;
+	}
+	n = read(c->fd, c->buf + c->len, c->cap - c->len);
+	if (n <= 0) {
+		if (n < 0 && (errno == EAGAIN || errno == EINTR))
+			return;
+		client_close(c);
+		return;
+	}
+	c->len += (size_t)n;
+	if (!client_serve(c))
+		client_close(c);
+}
+
+static void uapi_accept(struct ev_handler *h, uint32_t events)
+{
+	struct wg_device *d = container_of(h, struct wg_device, uapi_h);
+	struct timeval tv = { .tv_sec = 2 };
+	struct uapi_client *c;
+	int fd;
+
+	(void)events;
+	fd = accept4(d->uapi_fd, NULL, NULL, SOCK_CLOEXEC);
+	if (fd < 0)
+		return;
+	/* Answers are written whole: a client that stops reading is given up on. */
+	setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof(tv));
+	c = calloc(1, sizeof(*c));
+	if (!c || ev_loop_add(&d->loop, fd, EPOLLIN, &c->h)) {
+		free(c);
+		close(fd);
+		return;
+	}
+	c->h.ready = client_ready;
+	c->dev = d;
+	c->fd = fd;
+	c->next = d->clients;
+	d->clients = c;
+}
+
+/* Another process answering on path? */
+static bool socket_alive(const char *path)
+{
+	struct sockaddr_un a = { .sun_family = AF_UNIX };
+	int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	bool alive;
+
+	if (fd < 0)
+		return false;
+	snprintf(a.sun_path, sizeof(a.sun_path), "%s", path);
+	alive = connect(fd, (struct sockaddr *)&a, sizeof(a)) == 0;
+	close(fd);
+	return alive;
+}
+
+static int uapi_listen(struct wg_device *d)
+{
+	struct sockaddr_un a = { .sun_family = AF_UNIX };
+	mode_t old;
+	int fd, err;
+
+	if (mkdir(WG_UAPI_DIR, 0700) && errno != EEXIST)
+		return -errno;
+	chmod(WG_UAPI_DIR, 0700);
+	fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
+	if (fd < 0)
+		return -errno;
+	snprintf(a.sun_path, sizeof(a.sun_path), "%s", d->sock_path);
+	unlink(d->sock_path); /* a dead instance's; a live one was refused before */
+	old = umask(0077);
+	err = bind(fd, (struct sockaddr *)&a, sizeof(a));
+	umask(old);
+	if (err || listen(fd, 16)) {
+		err = -errno;
+		close(fd);
+		return err;
+	}
+	d->uapi_fd = fd;
+	return ev_loop_add(&d->loop, fd, EPOLLIN, &d->uapi_h);
+}
+
+/* ---- the loop ------------------------------------------------------------------ */
+
+/* A core reason's enum name as a word: WG_DROP_MAC1 is mac1. */
+static const char *drop_word(const char *enum_name, char out[32])
+{
+	size_t i;
+
+	for (i = 0; enum_name[CORE_DROP_PREFIX_LEN + i] && i < 31; i++)
+		out[i] = (char)tolower((unsigned char)enum_name[CORE_DROP_PREFIX_LEN + i]);
+	out[i] = '\0';
+	return out;
+}
+
+/* RUN_DIR/IFNAME.wg: the drop counters by reason, rewritten when they change. */
+static void write_drops(struct wg_device *d)
+{
+	char word[32];
+	char tmp[sizeof(d->stats_path) + 4];
+	uint64_t total = drops_total(d);
+	FILE *f;
+
+	if (d->drops_file && total == d->drops_written)
+		return;
+	snprintf(tmp, sizeof(tmp), "%s.new", d->stats_path);
+	f = fopen(tmp, "w");
+	if (!f)
+		return;
+	for (int i = 1; i < WG_DROP_COUNT; i++)
+		fprintf(f, "drop_%s %llu\n", drop_word(core_drop_names[i], word),
+			(unsigned long long)d->core_drops[i]);
+	for (int i = 0; i < DEV_DROP_COUNT; i++)
+		fprintf(f, "drop_%s %llu\n", dev_drop_names[i],
+			(unsigned long long)d->dev_drops[i]);
+	if (fclose(f) == 0 && rename(tmp, d->stats_path) == 0) {
+		d->drops_written = total;
+		d->drops_file = true;
+	}
+}
+
+/* The non-zero drop counters in one line, once, at the end. */
+static void log_drops(const struct wg_device *d)
+{
+	char line[512], word[32];
+	int off = 0;
+
+	for (int i = 1; i < WG_DROP_COUNT && off < (int)sizeof(line); i++)
+		if (d->core_drops[i])
+			off += snprintf(line + off, sizeof(line) - (size_t)off, " %s=%llu",
+					drop_word(core_drop_names[i], word),
+					(unsigned long long)d->core_drops[i]);
+	for (int i = 0; i < DEV_DROP_COUNT && off < (int)sizeof(line); i++)
+		if (d->dev_drops[i])
+			off += snprintf(line + off, sizeof(line) - (size_t)off, " %s=%llu",
+					dev_drop_names[i], (unsigned long long)d->dev_drops[i]);
+	if (off)
+		pxp_info("%s: drops:%s", d->s->ifname, line);
+}
+
+static void housekeep(struct wg_device *d, uint64_t now)
+{
+	if (now < d->next_housekeep_ms)
+		return;
+	d->next_housekeep_ms = now + HOUSEKEEP_MS;
+	mtu_refresh(d);
+	ratelimit_gc(&d->rl, now_ns());
+	write_drops(d);
+}
+
+static uint64_t run_timers(struct wg_device *d)
+{
+	uint64_t now = ev_now_ms(), next = d->next_housekeep_ms;
+
+	for (struct peer *p = d->peers; p; p = p->next) {
+		if (wg_peer_next_deadline(&p->st) <= now)
+			peer_actions(d, p, wg_peer_tick(&p->st, now, rnd32()));
+		if (wg_peer_next_deadline(&p->st) < next)
+			next = wg_peer_next_deadline(&p->st);
+	}
+	tx_flush(d);
+	return next;
+}
+
+static int device_open(struct wg_device *d, const struct wg_device_settings *s)
+{
+	int err;
+
+	memset(d, 0, sizeof(*d));
+	d->s = s;
+	d->mtu = s->mtu;
+	d->tun_fd = d->udp_fd = d->uapi_fd = d->ctl_fd = -1;
+	d->tun_h.ready = tun_ready;
+	d->udp_h.ready = udp_ready;
+	d->uapi_h.ready = uapi_accept;
+	allowed_ips_init(&d->aips);
+	snprintf(d->sock_path, sizeof(d->sock_path), "%s/%s.sock", WG_UAPI_DIR, s->ifname);
+	snprintf(d->stats_path, sizeof(d->stats_path), "%s/%s.wg", pxp_run_dir(), s->ifname);
+	if (socket_alive(d->sock_path)) {
+		pxp_err("%s: another WireGuard instance answers on %s", s->ifname, d->sock_path);
+		return -EEXIST;
+	}
+	err = ev_loop_init(&d->loop);
+	if (err) {
+		pxp_err("event loop: %s", strerror(-err));
+		return err;
+	}
+	err = ratelimit_init(&d->rl, RATELIMIT_SIZE, ((uint64_t)rnd32() << 32) | rnd32());
+	if (err) {
+		pxp_err("rate limiter: %s", strerror(-err));
+		return err;
+	}
+	d->ctl_fd = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+	if (d->ctl_fd < 0)
+		return -errno;
+	d->tun_fd = tun_open(s->ifname, s->mtu);
+	if (d->tun_fd < 0) {
+		err = d->tun_fd;
+		pxp_err("%s: cannot create the TUN: %s%s", s->ifname, strerror(-err),
+			err == -EBUSY ? " (another program holds it)" : "");
+		return err == -EBUSY ? -EEXIST : err;
+	}
+	err = ev_loop_add(&d->loop, d->tun_fd, EPOLLIN, &d->tun_h);
+	if (!err)
+		err = udp_rebind(d, 0, 0);
+	if (err) {
+		pxp_err("%s: UDP socket: %s", s->ifname, strerror(-err));
+		return err;
+	}
+	err = pxp_run_dir_create();
+	if (!err)
+		err = uapi_listen(d);
+	if (err) {
+		pxp_err("%s: UAPI socket %s: %s", s->ifname, d->sock_path, strerror(-err));
+		return err;
+	}
+	return 0;
+}
+
+static void device_close(struct wg_device *d)
+{
+	while (d->clients)
+		client_close(d->clients);
+	while (d->peers)
+		peer_remove(d, d->peers);
+	allowed_ips_free(&d->aips);
+	ratelimit_free(&d->rl);
+	if (d->has_key)
+		wg_noise_local_free(&d->local);
+	explicit_bzero(d->private_key, sizeof(d->private_key));
+	explicit_bzero(&d->checker, sizeof(d->checker));
+	if (d->uapi_fd >= 0) {
+		close(d->uapi_fd);
+		unlink(d->sock_path);
+	}
+	unlink(d->stats_path);
+	if (d->udp_fd >= 0)
+		close(d->udp_fd);
+	if (d->tun_fd >= 0)
+		close(d->tun_fd);
+	if (d->ctl_fd >= 0)
+		close(d->ctl_fd);
+	ev_loop_close(&d->loop);
+}
+
+int wg_device_run(const struct wg_device_settings *s, int notify_fd)
+{
+	struct wg_device *d = malloc(sizeof(*d));
+	int err, code = PXP_EXIT_OK;
+	char msg[DAEMON_MESSAGE_MAX];
+
+	if (!d) {
+		daemon_notify(&notify_fd, PXP_EXIT_FATAL, "out of memory");
+		return PXP_EXIT_FATAL;
+	}
+	err = device_open(d, s);
+	if (err) {
+		code = err == -EEXIST ? PXP_EXIT_LOCK : PXP_EXIT_FATAL;
+		daemon_notify(&notify_fd, code, pxp_log_last_error());
+		goto out;
+	}
+	pxp_info("%s: WireGuard interface up, UDP port %u, UAPI %s", s->ifname, d->listen_port,
+		 d->sock_path);
+	snprintf(msg, sizeof(msg), "%s: WireGuard interface created (UAPI %s)", s->ifname,
+		 d->sock_path);
+	daemon_notify(&notify_fd, PXP_EXIT_OK, msg);
+	while (!d->tun_gone) {
+		uint64_t next;
+
+		housekeep(d, ev_now_ms());
+		next = run_timers(d);
+		err = ev_loop_run_once(&d->loop, next);
+		if (err) {
+			pxp_err("%s: event loop: %s", s->ifname, strerror(-err));
+			code = PXP_EXIT_FATAL;
+			break;
+		}
+		if (d->loop.pending_signal == SIGINT || d->loop.pending_signal == SIGTERM) {
+			code = PXP_EXIT_SIGNAL;
+			break;
+		}
+		d->loop.pending_signal = 0;
+	}
+	if (d->tun_gone)
+		pxp_info("%s: the TUN was deleted; stopping", s->ifname);
+	log_drops(d);
+out:
+	device_close(d);
+	explicit_bzero(d, sizeof(*d));
+	free(d);
+	return code;
+}
