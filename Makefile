@@ -16,7 +16,9 @@
 #   V=1             show commands (and so every flag)
 #
 # A packager's flags are honoured: CC, AR, CPPFLAGS, CFLAGS, LDFLAGS, PKG_CONFIG, SYSROOT,
-# CLANG and BPFTOOL from the command line or the environment; WERROR=0 drops -Werror.
+# CLANG and BPFTOOL from the command line or the environment; WERROR=0 drops -Werror;
+# BPF_CPPFLAGS reach the BPF compiles (a toolchain's UAPI headers: -idirafter DIR);
+# RUN_DIR (/run/pppoe-xp) is the daemon's run directory (OpenWrt: /var/run/pppoe-xp).
 # Cross builds: CROSS=aarch64-linux-gnu (a Debian multiarch triplet) picks that triplet's
 # gcc, ar and pkg-config search path, or override those one by one; BPF objects are the same
 # on every CPU (clang -target bpf, skeletons from the host's bpftool).
@@ -126,7 +128,9 @@ LDLIBS := $(PKG_LIBS) -lelf -lz -lpthread
 # clang -target bpf does not search the host's multiarch include directory for <asm/...>.
 BPF_SYS_INCLUDES := $(shell $(CLANG) -v -E - </dev/null 2>&1 | \
 	sed -n '/<...> search starts here:/,/End of search list./{ s| \(/.*\)|-idirafter \1|p }')
-BPF_CFLAGS := -g -O2 -target bpf $(WARNINGS) -Iinclude -Ibpf $(BPF_SYS_INCLUDES) -MMD -MP
+BPF_CPPFLAGS ?=
+BPF_CFLAGS := -g -O2 -target bpf $(WARNINGS) -Iinclude -Ibpf $(BPF_CPPFLAGS) $(BPF_SYS_INCLUDES) \
+	-MMD -MP
 
 PPPOE_SRCS := $(wildcard pppoe/*.c)
 WG_SRCS := $(wildcard wg-bridge/*.c)
@@ -184,6 +188,8 @@ $(O)/version.txt: FORCE
 
 $(O)/user/cli/main.o: $(O)/version.txt
 $(O)/user/cli/main.o: ALL_CFLAGS += -DPXP_VERSION='"$(PXP_VERSION)"'
+RUN_DIR ?= /run/pppoe-xp
+$(O)/user/common/run_dir.o: ALL_CFLAGS += -DPXP_RUN_DIR='"$(RUN_DIR)"'
 
 $(BIN): $(O)/user/cli/main.o $(LIB)
 	$(call msg,LD,$@)
@@ -203,7 +209,8 @@ MAN_GEN ?= $(strip $(CROSS_RUN) $(BIN))
 $(MAN): dist/pppoe-xp.8.in $(BIN)
 	$(call msg,MAN,$@)
 	$(Q)$(MAN_GEN) --man-sections >$@.sections
-	$(Q)sed -e 's/@VERSION@/$(VERSION)/' -e '/^@SECTIONS@$$/{r $@.sections' -e 'd;}' $< >$@
+	$(Q)sed -e 's/@VERSION@/$(VERSION)/' -e 's|@RUN_DIR@|$(RUN_DIR)|' \
+		-e '/^@SECTIONS@$$/{r $@.sections' -e 'd;}' $< >$@
 	$(Q)rm -f $@.sections
 
 $(O)/tests/%: $(O)/tests/%.o $(LIB)
@@ -290,7 +297,7 @@ DEB_PACKAGES := make gcc clang llvm libbpf-dev libxdp-dev bpftool libelf-dev zli
 	pkg-config nettle-dev libssl-dev libnl-3-dev libnl-route-3-dev libclang-rt-14-dev \
 	clang-format iproute2 iputils-ping iperf3 ethtool tcpdump nftables python3 procps socat \
 	qemu-system-x86 cpio lz4 binutils ppp pppoe gnuplot-nox dhcpcd-base musl-dev \
-	libb2-dev libsodium-dev wireguard-go wireguard-tools \
+	libb2-dev libsodium-dev wireguard-go wireguard-tools jq shellcheck \
 	$(EXTRA_DEB_PACKAGES)
 
 # apt_install: the packages of $(1) not installed yet, installed.
