@@ -121,14 +121,17 @@ pppoexp_exit_name() {
 
 proto_pppoexp_teardown() {
 	local interface="$1"
+	local authfail
 
 	rm -f "$(pppoexp_run_dir)/netifd-$interface.pass"
 	case "$ERROR" in
 	"" | 0) ;; # still running (netifd's own teardown), or a clean end
 	11 | 19)
-		# A wrong user or password does not heal by retrying: wait for a new config.
+		# A wrong user or password does not heal by retrying: wait for a new config
+		# (ppp.sh's authfail, here on unless set to 0).
 		proto_notify_error "$interface" AUTH_FAILED
-		proto_block_restart "$interface"
+		json_get_var authfail authfail
+		[ "${authfail:-1}" -lt 1 ] || proto_block_restart "$interface"
 		;;
 	2)
 		proto_notify_error "$interface" INVALID_OPTIONS

@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # The OpenWrt package's files without a session (tests/netns/test_netifd.sh runs one):
-#   openwrt/scripts    the handler, the hooks and the stand-in parse as sh (dash) and are
+#   openwrt/scripts    the handler, the hooks and the stand-in parse as sh (dash) and
 #                      pass shellcheck (busybox ash's dialect: POSIX plus `local`)
 #   openwrt/depends    every library the top Makefile links (PKGS, the -l of LDLIBS) has
 #                      its OpenWrt package in openwrt/Makefile's PXP_LIBS
@@ -15,7 +15,7 @@
 #   openwrt/demand     demand (dial on demand) is refused: INVALID_OPTIONS, no restart
 #   openwrt/exit_names teardown after the daemon exited with each code of `pppoe-xp help`
 #                      reports pppd's name for it (AUTH_FAILED for 11 and 19, which also
-#                      block the restart, as does 2: INVALID_OPTIONS)
+#                      block the restart unless authfail is 0, as 2 does: INVALID_OPTIONS)
 # All of it runs the real handler under the recording stand-in of netifd's shell API.
 #
 # usage: tests/dist/test_openwrt.sh
@@ -77,7 +77,7 @@ test_scripts() {
 }
 
 test_depends() {
-	local libs have missing= l
+	local libs have l missing=''
 	libs="$(sed -n 's/^PKGS := //p' Makefile) $(sed -n 's/^LDLIBS := //p' Makefile | grep -o -- '-l[a-z0-9]*' | grep -vx -- -lpthread)"
 	have=$(sed -n '/^PXP_LIBS :=/,/^$/p' openwrt/Makefile | grep -o '[^[:space:]]*=[^[:space:]]*' | sed 's/=.*//')
 	for l in $libs; do
@@ -147,7 +147,7 @@ test_demand() {
 }
 
 test_exit_names() {
-	local code pppd want calls bad= n=0
+	local code pppd want calls bad='' n=0
 	tree exit_names || return
 	while read -r code pppd; do
 		case "$code" in
@@ -166,6 +166,9 @@ test_exit_names() {
 		n=$((n + 1))
 	done < <("$BIN" help | awk '$NF ~ /^EXIT_/ { print $1, $NF }')
 	[ "$n" -ge 10 ] || { fail exit_names "only $n exit codes read from pppoe-xp help"; return; }
+	: >"$STATE/calls"
+	ERROR=19 PPPOE_XP=$BIN netifd_handler "$ROOT" pppoexp teardown wan '{"authfail":false}' eth1
+	! grep -qx block_restart "$STATE/calls" || bad="$bad; 19 with authfail 0 blocked the restart"
 	: >"$STATE/calls"
 	ERROR=42 PPPOE_XP=$BIN netifd_handler "$ROOT" pppoexp teardown wan '{}' eth1
 	grep -qx 'notify_error UNKNOWN_ERROR' "$STATE/calls" || bad="$bad; 42: $(tr '\n' ';' <"$STATE/calls")"
