@@ -17,6 +17,7 @@
 # peer, the default route via it, the AC's DNS and the MTU; no process's argv holds the
 # password), teardown (netifd's teardown ends the session: ip-down's update, exit 5, the
 # session gone on both ends), hangup (the AC ends it: teardown gets ERROR 16, HANGUP),
+# ipv6 (ipv6 'auto': ipv6-up reports the link-local address beside the IPv4 update),
 # auth_failed (a wrong password: exit 19, AUTH_FAILED and the restart blocked).
 # Name cases as arguments to run only those: test_netifd.sh session
 PXP_NS_PREFIX=pxnf$$-
@@ -43,13 +44,14 @@ handler() {
 		pppoexp "$action" wan "$json" wan0 >>"$PXP_TMP/handler.out" 2>&1
 }
 
-config() { # PASSWORD: netifd's JSON of the interface section
-	printf '{"username":"alice","password":"%s","mtu":1480,"ipv6":"0","keepalive":"3 1","defaultroute":true,"peerdns":true}' "$1"
+config() { # PASSWORD [IPV6]: netifd's JSON of the interface section
+	printf '{"username":"alice","password":"%s","mtu":1480,"ipv6":"%s","keepalive":"3 1","defaultroute":true,"peerdns":true}' \
+		"$1" "${2:-0}"
 }
 
-start_server() {
+start_server() { # [extra args]
 	server server isp0 --local 100.64.1.1 --pool 100.64.1.0/24 --auth pap \
-		--secrets "$SECRETS" --dns 198.51.100.53 --dns 198.51.100.54 >"$PXP_TMP/server.out" 2>&1 ||
+		--secrets "$SECRETS" --dns 198.51.100.53 --dns 198.51.100.54 "$@" >"$PXP_TMP/server.out" 2>&1 ||
 		fail "server did not start: $(cat "$PXP_TMP/server.out")"
 }
 
@@ -61,6 +63,7 @@ update_down() {
 	local f
 	f=$(netifd_last_update "$STATE") && grep -qx 'link-up 0' "$f"
 }
+update_v6() { grep -q '^ip6addr ' "$STATE"/update.*; } # any update with an IPv6 address
 task_ended() { [ -s "$STATE/task.exit" ]; }
 sessions_on_ac() { server status isp0 --json | jq -r .session_count; }
 no_sessions_on_ac() { [ "$(sessions_on_ac)" = 0 ]; }
@@ -146,6 +149,25 @@ test_hangup() {
 	! grep -qx block_restart "$STATE/calls" || fail "a hangup blocked netifd's restart"
 }
 
+# ipv6 'auto' (the stock default): IPv6CP runs and ipv6-up reports the link-local address,
+# beside the IPv4 update.
+test_ipv6() {
+	local f v4= v6= ll
+	reset || return 1
+	start_server --ipv6 || return 1
+	handler setup "$(config "$PW" auto)" || fail "setup failed: $(cat "$PXP_TMP/handler.out")" || return 1
+	wait_for 20 update_v6 ||
+		fail "no update with an IPv6 address: calls $(netifd_calls "$STATE" | tr '\n' ';')" || return 1
+	for f in "$STATE"/update.*; do
+		grep -qx 'ipaddr 100.64.1.2/32//100.64.1.1' "$f" && v4=1
+		grep -q '^ip6addr ' "$f" && v6=$(sed -n 's/^ip6addr //p' "$f")
+	done
+	[ -n "$v4" ] || fail "no IPv4 update beside the IPv6 one" || return 1
+	ll=$(client status wan0 --json | jq -r .ipv6_local)
+	python3 -c 'import ipaddress, sys; a, m = sys.argv[1].split("/"); assert m == "128" and ipaddress.ip_address(a) == ipaddress.ip_address(sys.argv[2].split("/")[0])' \
+		"$v6" "$ll" || fail "ip6addr '$v6', status ipv6_local '$ll'"
+}
+
 test_auth_failed() {
 	reset || return 1
 	start_server || return 1
@@ -160,7 +182,7 @@ test_auth_failed() {
 }
 
 cases_named "$@"
-suite_needs netifd ip jq dash
+suite_needs netifd ip jq dash python3
 topo_create pppoe || {
 	echo "FAIL netifd/topology: could not build the topology"
 	exit 1
@@ -172,5 +194,6 @@ on_cleanup reset
 case_ netifd/session test_session
 case_ netifd/teardown test_teardown
 case_ netifd/hangup test_hangup
+case_ netifd/ipv6 test_ipv6
 case_ netifd/auth_failed test_auth_failed
 tests_done
