@@ -19,7 +19,8 @@ PPPOE_XP=${PPPOE_XP:-/usr/sbin/pppoe-xp}
 	init_proto "$@"
 }
 
-# Where the daemon keeps its run files; the password file goes there too (tmpfs, 0700).
+# Where the daemon keeps its run files (the RUN_DIR openwrt/Makefile builds it with; the
+# environment's for the test); the password file goes there too (tmpfs, 0700).
 pppoexp_run_dir() {
 	echo "${PPPOE_XP_RUN_DIR:-/var/run/pppoe-xp}"
 }
@@ -66,7 +67,7 @@ proto_pppoexp_setup() {
 	fi
 	# As ppp.sh: no keepalive means "5 1"; a failure count below 1 means no echoes.
 	[ -n "$keepalive" ] || keepalive="5 1"
-	[ "${keepalive%%[, ]*}" -ge 1 ] 2>/dev/null || keepalive=0
+	[ "${keepalive%%[, ]*}" -lt 1 ] 2>/dev/null && keepalive=0
 	[ "${keepalive_adaptive:-1}" -ge 1 ] && [ "$keepalive" != 0 ] && adaptive=1
 	case "$ipv6" in
 	0) ipv6= ;;

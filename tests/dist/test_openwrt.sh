@@ -11,7 +11,8 @@
 #   openwrt/keys       setup maps each key to its option; the password goes into a 0600
 #                      file, never argv
 #   openwrt/defaults   with only a user and password: ppp.sh's defaults (keepalive "5 1",
-#                      adaptive, IPv6), ifname pxp-INTERFACE, no --persist
+#                      adaptive, IPv6), ifname pxp-INTERFACE, no --persist; the handler's
+#                      run directory is the RUN_DIR openwrt/Makefile builds with
 #   openwrt/demand     demand (dial on demand) is refused: INVALID_OPTIONS, no restart
 #   openwrt/exit_names teardown after the daemon exited with each code of `pppoe-xp help`
 #                      reports pppd's name for it (AUTH_FAILED for 11 and 19, which also
@@ -135,6 +136,12 @@ test_defaults() {
 	[ "$got" = "$want" ] || { fail defaults "command line '$got', want '$want'"; return; }
 	grep -qx "export PPPOE_XP_RUN_DIR=$TMP/defaults/run" "$STATE/calls" ||
 		{ fail defaults "the run directory was not exported to the task: $(netifd_calls "$STATE")"; return; }
+	# Without the test's environment: the RUN_DIR the package builds the daemon with.
+	got=$(unset PPPOE_XP_RUN_DIR; INCLUDE_ONLY=1 PPPOE_XP=$FAKE dash -c '. "$0"; pppoexp_run_dir' \
+		"$ROOT/lib/netifd/proto/pppoe-xp.sh")
+	want=$(sed -n 's/^[[:space:]]*RUN_DIR=\([^ ]*\).*/\1/p' openwrt/Makefile)
+	[ -n "$want" ] && [ "$got" = "$want" ] ||
+		{ fail defaults "the handler's run directory '$got' is not openwrt/Makefile's RUN_DIR '$want'"; return; }
 	pass defaults
 }
 
