@@ -14,8 +14,8 @@
 #    pppoe-xp up wan0 ...)
 #
 # Cases: session (setup brings a session up; the recorded update holds its address, the
-# peer, the default route via it, the AC's DNS and the MTU; no process's argv holds the
-# password), teardown (netifd's teardown ends the session: ip-down's update, exit 5, the
+# peer, the default route via it, the AC's DNS and the MTU; ROOT/etc/ppp/ip-up.d runs after
+# it, as ppp-up runs /etc/ppp/ip-up.d; no process's argv holds the password), teardown (netifd's teardown ends the session: ip-down's update, exit 5, the
 # session gone on both ends), hangup (the AC ends it: teardown gets ERROR 16, HANGUP),
 # ipv6 (ipv6 'auto': ipv6-up reports the link-local address beside the IPv4 update),
 # auth_failed (a wrong password: exit 19, AUTH_FAILED and the restart blocked).
@@ -95,6 +95,10 @@ bring_up() {
 test_session() {
 	local f want got pid p cmd leak=
 	reset || return 1
+	mkdir -p "$ROOT/etc/ppp/ip-up.d"
+	printf '#!/bin/sh\necho "$@" >"%s/ip-up.d.args"\n' "$PXP_TMP" >"$ROOT/etc/ppp/ip-up.d/10-record"
+	chmod +x "$ROOT/etc/ppp/ip-up.d/10-record"
+	rm -f "$PXP_TMP/ip-up.d.args"
 	bring_up || return 1
 	f=$(netifd_last_update "$STATE")
 	want="interface wan
@@ -109,6 +113,9 @@ dns 198.51.100.54
 data mtu 1480"
 	got=$(cat "$f")
 	[ "$got" = "$want" ] || fail "update: $(tr '\n' ';' <"$f"), want $(echo "$want" | tr '\n' ';')" || return 1
+	wait_for 10 test -s "$PXP_TMP/ip-up.d.args" || fail "ip-up.d's script did not run after the update" || return 1
+	[ "$(cat "$PXP_TMP/ip-up.d.args")" = "pxp-wan wan0 0 100.64.1.2 100.64.1.1 wan" ] ||
+		fail "ip-up.d's script got '$(cat "$PXP_TMP/ip-up.d.args")'" || return 1
 	# The daemon's own view agrees with what netifd was told.
 	[ "$(client status wan0 --json | jq -r '"\(.local_ip) \(.peer_ip) \(.mtu)"')" = "100.64.1.2 100.64.1.1 1480" ] ||
 		fail "status: $(client status wan0 --json | jq -c '{local_ip, peer_ip, mtu}')" || return 1
