@@ -17,7 +17,11 @@
 #   openwrt/exit_names teardown after the daemon exited with each code of `pppoe-xp help`
 #                      reports pppd's name for it (AUTH_FAILED for 11 and 19, which also
 #                      block the restart unless authfail is 0, as 2 does: INVALID_OPTIONS)
-# All of it runs the real handler under the recording stand-in of netifd's shell API.
+#   openwrt/package    openwrt/Makefile under make with stubs for OpenWrt's rules.mk,
+#                      package.mk and bpf.mk: version and DEPENDS, prepare, a dry run of
+#                      the compile (the target's flags, toolchain UAPI headers, bpftool/host,
+#                      RUN_DIR, no -Werror, the daemon alone), install
+# The rest runs the real handler under the recording stand-in of netifd's shell API.
 #
 # usage: tests/dist/test_openwrt.sh
 set -u
@@ -183,6 +187,72 @@ test_exit_names() {
 	pass exit_names "$n codes"
 }
 
+# openwrt/Makefile run by make as an OpenWrt tree would, with rules.mk, package.mk and
+# bpf.mk replaced by stubs that define what it uses (host tools for the SDK's): prepare
+# (the tree copied), compile (a dry run of our Makefile: what reaches which command), install
+# (a stand-in binary, the scripts), and the package's DEPENDS and version.
+test_package() {
+	local stub=$TMP/sdk out=$TMP/package.out dest=$TMP/pkgroot deps f bad=
+	mkdir -p "$stub/include" "$stub/staging/usr/lib" "$stub/staging/usr/share" "$dest"
+	ln -s "/usr/lib/$(gcc -dumpmachine)/pkgconfig" "$stub/staging/usr/lib/pkgconfig"
+	ln -s /usr/share/pkgconfig "$stub/staging/usr/share/pkgconfig"
+	cat >"$stub/rules.mk" <<-'MK'
+		INCLUDE_DIR := $(TOPDIR)/include
+		STAGING_DIR := $(TOPDIR)/staging
+		STAGING_DIR_HOST := $(TOPDIR)/host
+		TOOLCHAIN_DIR := $(TOPDIR)/toolchain
+		TARGET_CC := gcc
+		TARGET_AR := ar
+		TARGET_CFLAGS := -Os -pipe -fstack-protector-strong
+		TARGET_CPPFLAGS := -D_FORTIFY_SOURCE=2
+		TARGET_LDFLAGS := -Wl,-z,now -Wl,-z,relro
+		PKG_CONFIG := pkg-config
+		PKG_JOBS := -j1
+		INSTALL_DIR := install -d -m0755
+		INSTALL_BIN := install -m0755
+	MK
+	cat >"$stub/include/bpf.mk" <<-'MK'
+		BPF_DEPENDS := @HAS_BPF_TOOLCHAIN
+		CLANG := clang
+	MK
+	# Recipes need their tabs, which <<- would strip.
+	printf '%s\n' 'PKG_BUILD_DIR := $(TOPDIR)/build_dir/$(PKG_NAME)-$(PKG_VERSION)' \
+		'define BuildPackage' '$$(eval $$(Package/$(1)))' \
+		'prepare:' '	$$(Build/Prepare)' 'compile:' '	+$$(Build/Compile)' \
+		'install:' '	$$(call Package/$(1)/install,$$(DEST))' \
+		'info:' "	@echo 'version \$\$(PKG_VERSION)'" "	@echo 'depends \$\$(DEPENDS)'" \
+		'endef' >"$stub/include/package.mk"
+	make -s --no-print-directory -C openwrt TOPDIR="$stub" info >"$out" 2>&1 ||
+		{ fail package "make info: $(head -c 400 "$out")"; return; }
+	[ "$(sed -n 's/^version //p' "$out")" = "$(sed -n 's/^VERSION := //p' Makefile)" ] ||
+		{ fail package "version: $(cat "$out")"; return; }
+	deps=$(sed -n 's/^depends //p' "$out")
+	[ "$deps" = "+libbpf +libxdp +libnl-core +libnl-route +libnettle +libopenssl +libelf +zlib +kmod-veth @HAS_BPF_TOOLCHAIN" ] ||
+		{ fail package "DEPENDS '$deps'"; return; }
+	make -s --no-print-directory -C openwrt TOPDIR="$stub" prepare >"$out" 2>&1 &&
+		[ -f "$stub/build_dir/pppoe-xp-0.1/Makefile" ] && [ ! -e "$stub/build_dir/pppoe-xp-0.1/build" ] ||
+		{ fail package "prepare: $(head -c 400 "$out")"; return; }
+	make -n --no-print-directory -C openwrt TOPDIR="$stub" compile >"$out" 2>&1 ||
+		{ fail package "compile (dry run): $(grep -m3 -i error "$out")"; return; }
+	grep -q -- "-target bpf .*-idirafter $stub/toolchain/include" "$out" || bad="$bad; no toolchain UAPI headers in the BPF compiles"
+	grep -q "$stub/host/usr/sbin/bpftool gen skeleton" "$out" || bad="$bad; bpftool/host's bpftool not used"
+	grep -q "^gcc .*-DPXP_RUN_DIR='\"/var/run/pppoe-xp\"'.*run_dir" "$out" || bad="$bad; RUN_DIR not /var/run/pppoe-xp"
+	grep -q "^gcc .*-D_FORTIFY_SOURCE=2 .*-Os" "$out" || bad="$bad; the target's CPPFLAGS and CFLAGS not in the compiles"
+	grep -q "^gcc .*-Wl,-z,now -Wl,-z,relro .*-o $stub/build_dir/pppoe-xp-0.1/build/pppoe-xp" "$out" || bad="$bad; the target's LDFLAGS not in the link"
+	! grep -q -- '-Werror' "$out" || bad="$bad; -Werror despite WERROR=0"
+	! grep -q 'tests/unit\|bench/' "$out" || bad="$bad; tests or bench tools built"
+	[ -z "$bad" ] || { fail package "compile (dry run):${bad#;}"; return; }
+	mkdir -p "$stub/build_dir/pppoe-xp-0.1/build"
+	cp "$FAKE" "$stub/build_dir/pppoe-xp-0.1/build/pppoe-xp"
+	make -s --no-print-directory -C openwrt TOPDIR="$stub" DEST="$dest" install >"$out" 2>&1 ||
+		{ fail package "install: $(head -c 400 "$out")"; return; }
+	for f in usr/sbin/pppoe-xp lib/netifd/proto/pppoe-xp.sh lib/netifd/pppoe-xp-up lib/netifd/pppoe-xp-down; do
+		[ -x "$dest/$f" ] || bad="$bad /$f"
+	done
+	[ -z "$bad" ] || { fail package "not installed:$bad"; return; }
+	pass package "info, prepare, compile (dry run), install"
+}
+
 [ -x "$BIN" ] || { echo "FAIL openwrt/build: $BIN is missing (run make)"; exit 1; }
 command -v jq >/dev/null || { echo "SKIP openwrt: jq is missing (make deps installs it)"; exit 0; }
 test_scripts
@@ -192,4 +262,5 @@ test_keys
 test_defaults
 test_demand
 test_exit_names
+test_package
 exit $FAILED
