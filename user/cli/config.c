@@ -365,12 +365,13 @@ enum {
 	OPT_NETDEV,
 };
 
-/* Defaults help shows that are kept in milliseconds. */
 /* The --*-script options are in enum hook_kind's order (up_option() maps one to the other). */
 _Static_assert(OPT_IP_DOWN_SCRIPT - OPT_IP_UP_SCRIPT == HOOK_IP_DOWN - HOOK_IP_UP &&
 		       OPT_IPV6_UP_SCRIPT - OPT_IP_UP_SCRIPT == HOOK_IPV6_UP - HOOK_IP_UP &&
 		       OPT_IPV6_DOWN_SCRIPT - OPT_IP_UP_SCRIPT == HOOK_IPV6_DOWN - HOOK_IP_UP,
 	       "the script options follow enum hook_kind");
+
+/* Defaults help shows that are kept in milliseconds. */
 _Static_assert(DISC_DEFAULT_TIMEOUT_MS == 5 * 1000, "--padi-timeout's default in up_options");
 _Static_assert(PXP_DISCOVER_DEFAULT_TIMEOUT_MS == 3 * 1000, "--timeout's default");
 _Static_assert(PXP_STATS_DEFAULT_INTERVAL_MS == 1 * 1000, "--interval's default");
