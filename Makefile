@@ -68,6 +68,9 @@ BPFTOOL ?= bpftool
 CLANG_FORMAT ?= clang-format
 PKG_CONFIG ?= pkg-config
 SYSROOT ?=
+# The daemon's run directory (user/common/run_dir.c; the man page says it too).
+RUN_DIR ?= /run/pppoe-xp
+RUN_DIR_CFLAGS := -DPXP_RUN_DIR='"$(RUN_DIR)"'
 FUZZ_SECONDS ?= 5
 
 PKGS := libbpf libxdp libnl-3.0 libnl-route-3.0 nettle libcrypto
@@ -121,7 +124,7 @@ $(O)/user/shell/%.o: ROOM_INC = $(INC_shell)
 $(O)/user/cli/%.o: ROOM_INC = $(INC_cli)
 
 BASE_CFLAGS := -std=gnu11 $(WARNINGS) $(CFLAGS) $(SAN_FLAGS) $(if $(SYSROOT),--sysroot=$(SYSROOT)) \
-	$(PKG_CFLAGS) -MMD -MP
+	$(PKG_CFLAGS) $(RUN_DIR_CFLAGS) -MMD -MP
 ALL_CFLAGS = $(BASE_CFLAGS) $(ROOM_INC)
 LDLIBS := $(PKG_LIBS) -lelf -lz -lpthread
 
@@ -188,8 +191,6 @@ $(O)/version.txt: FORCE
 
 $(O)/user/cli/main.o: $(O)/version.txt
 $(O)/user/cli/main.o: ALL_CFLAGS += -DPXP_VERSION='"$(PXP_VERSION)"'
-RUN_DIR ?= /run/pppoe-xp
-$(O)/user/common/run_dir.o: ALL_CFLAGS += -DPXP_RUN_DIR='"$(RUN_DIR)"'
 
 $(BIN): $(O)/user/cli/main.o $(LIB)
 	$(call msg,LD,$@)
@@ -223,7 +224,8 @@ $(O)/tests/unit/test_wg_crypto: LDLIBS += -lb2 -lsodium
 # Fuzzers: the pure protocol cores rebuilt with sanitizers; libFuzzer from clang.
 # They see the pure rooms only: pppoe/, wg-bridge/, user/common/ and the engine's transforms.
 FUZZ_CFLAGS := -std=gnu11 -g -O1 -fsanitize=fuzzer,address,undefined \
-	-fno-sanitize-recover=undefined $(INC_pppoe) -Iwg-bridge $(INC_engine) $(PKG_CFLAGS)
+	-fno-sanitize-recover=undefined $(INC_pppoe) -Iwg-bridge $(INC_engine) $(PKG_CFLAGS) \
+	$(RUN_DIR_CFLAGS)
 FUZZ_LIB_SRCS := $(PPPOE_SRCS) $(WG_SRCS) $(wildcard user/common/*.c)
 
 FUZZ_DEPS := $(FUZZ_LIB_SRCS) $(wildcard pppoe/*.h wg-bridge/*.h include/*.h bpf/lib/*.h \
