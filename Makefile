@@ -16,7 +16,9 @@
 #   V=1             show commands (and so every flag)
 #
 # A packager's flags are honoured: CC, AR, CPPFLAGS, CFLAGS, LDFLAGS, PKG_CONFIG, SYSROOT,
-# CLANG and BPFTOOL from the command line or the environment; WERROR=0 drops -Werror.
+# CLANG and BPFTOOL from the command line or the environment; WERROR=0 drops -Werror;
+# BPF_CPPFLAGS reach the BPF compiles (a toolchain's UAPI headers: -idirafter DIR);
+# RUN_DIR (/run/pppoe-xp) is the daemon's run directory (OpenWrt: /var/run/pppoe-xp).
 # Cross builds: CROSS=aarch64-linux-gnu (a Debian multiarch triplet) picks that triplet's
 # gcc, ar and pkg-config search path, or override those one by one; BPF objects are the same
 # on every CPU (clang -target bpf, skeletons from the host's bpftool).
@@ -66,6 +68,9 @@ BPFTOOL ?= bpftool
 CLANG_FORMAT ?= clang-format
 PKG_CONFIG ?= pkg-config
 SYSROOT ?=
+# The daemon's run directory (user/common/run_dir.c; the man page says it too).
+RUN_DIR ?= /run/pppoe-xp
+RUN_DIR_CFLAGS := -DPXP_RUN_DIR='"$(RUN_DIR)"'
 FUZZ_SECONDS ?= 5
 
 PKGS := libbpf libxdp libnl-3.0 libnl-route-3.0 nettle libcrypto
@@ -120,14 +125,16 @@ $(O)/user/shell/%.o: ROOM_INC = $(INC_shell)
 $(O)/user/cli/%.o: ROOM_INC = $(INC_cli)
 
 BASE_CFLAGS := -std=gnu11 $(WARNINGS) $(CFLAGS) $(SAN_FLAGS) $(if $(SYSROOT),--sysroot=$(SYSROOT)) \
-	$(PKG_CFLAGS) -MMD -MP
+	$(PKG_CFLAGS) $(RUN_DIR_CFLAGS) -MMD -MP
 ALL_CFLAGS = $(BASE_CFLAGS) $(ROOM_INC)
 LDLIBS := $(PKG_LIBS) -lelf -lz -lpthread
 
 # clang -target bpf does not search the host's multiarch include directory for <asm/...>.
 BPF_SYS_INCLUDES := $(shell $(CLANG) -v -E - </dev/null 2>&1 | \
 	sed -n '/<...> search starts here:/,/End of search list./{ s| \(/.*\)|-idirafter \1|p }')
-BPF_CFLAGS := -g -O2 -target bpf $(WARNINGS) -Iinclude -Ibpf $(BPF_SYS_INCLUDES) -MMD -MP
+BPF_CPPFLAGS ?=
+BPF_CFLAGS := -g -O2 -target bpf $(WARNINGS) -Iinclude -Ibpf $(BPF_CPPFLAGS) $(BPF_SYS_INCLUDES) \
+	-MMD -MP
 
 PPPOE_SRCS := $(wildcard pppoe/*.c)
 WG_SRCS := $(wildcard wg-bridge/*.c)
@@ -210,7 +217,8 @@ MAN_GEN ?= $(strip $(CROSS_RUN) $(BIN))
 $(MAN): dist/pppoe-xp.8.in $(BIN)
 	$(call msg,MAN,$@)
 	$(Q)$(MAN_GEN) --man-sections >$@.sections
-	$(Q)sed -e 's/@VERSION@/$(VERSION)/' -e '/^@SECTIONS@$$/{r $@.sections' -e 'd;}' $< >$@
+	$(Q)sed -e 's/@VERSION@/$(VERSION)/' -e 's|@RUN_DIR@|$(RUN_DIR)|' \
+		-e '/^@SECTIONS@$$/{r $@.sections' -e 'd;}' $< >$@
 	$(Q)rm -f $@.sections
 
 $(O)/tests/%: $(O)/tests/%.o $(LIB)
@@ -223,7 +231,8 @@ $(O)/tests/unit/test_wg_crypto: LDLIBS += -lb2 -lsodium
 # Fuzzers: the pure protocol cores rebuilt with sanitizers; libFuzzer from clang.
 # They see the pure rooms only: pppoe/, wg-bridge/, user/common/ and the engine's transforms.
 FUZZ_CFLAGS := -std=gnu11 -g -O1 -fsanitize=fuzzer,address,undefined \
-	-fno-sanitize-recover=undefined $(INC_pppoe) -Iwg-bridge $(INC_engine) $(PKG_CFLAGS)
+	-fno-sanitize-recover=undefined $(INC_pppoe) -Iwg-bridge $(INC_engine) $(PKG_CFLAGS) \
+	$(RUN_DIR_CFLAGS)
 FUZZ_LIB_SRCS := $(PPPOE_SRCS) $(WG_SRCS) $(wildcard user/common/*.c)
 
 FUZZ_DEPS := $(FUZZ_LIB_SRCS) $(wildcard pppoe/*.h wg-bridge/*.h include/*.h bpf/lib/*.h \
@@ -298,7 +307,7 @@ DEB_PACKAGES := make gcc clang llvm libbpf-dev libxdp-dev bpftool libelf-dev zli
 	pkg-config nettle-dev libssl-dev libnl-3-dev libnl-route-3-dev libclang-rt-14-dev \
 	clang-format iproute2 iputils-ping iperf3 ethtool tcpdump nftables python3 procps socat \
 	qemu-system-x86 cpio lz4 binutils ppp pppoe gnuplot-nox dhcpcd-base musl-dev \
-	libb2-dev libsodium-dev wireguard-go wireguard-tools \
+	libb2-dev libsodium-dev wireguard-go wireguard-tools jq shellcheck \
 	$(EXTRA_DEB_PACKAGES)
 
 # apt_install: the packages of $(1) not installed yet, installed.

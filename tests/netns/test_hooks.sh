@@ -14,7 +14,8 @@
 # name to $PXP_TMP/out/runs, which the cases read. Cases: ip_up (once, pppd's arguments
 # and environment, nothing of ours leaks in, the pid file), ip_down (CONNECT_TIME and
 # BYTES_* on down, the pid file gone), ipv6 (ipv6-up and ipv6-down with link-local
-# addresses), ip_up_d (run-parts order and names when there is no ip-up), order (ip-down
+# addresses), ip_up_d (run-parts order and names when there is no ip-up), named_script
+# (--ip-up-script and --ip-down-script instead of PPP_DIR's), order (ip-down
 # waits for ip-up), failing (a
 # failing script never stops the session), background (a process ip-up leaves behind
 # holding its output), slow (a script that never ends blocks neither
@@ -169,6 +170,24 @@ test_ip_up_d() {
 		fail "ip-up.d arguments or PPP_* variables: $(tr '\n' ' ' <"$OUT/10-first.env")"
 }
 
+# --ip-up-script/--ip-down-script (pppd's ip-up-script, what netifd's handler passes) name
+# the one file to run: PPP_DIR's ip-up is then left alone.
+test_named_script() {
+	reset
+	write_script "$PPP_DIR/ip-up"
+	write_script "$PXP_TMP/named/my-up"
+	write_script "$PXP_TMP/named/my-down"
+	start_server || return 1
+	client_up --ip-up-script "$PXP_TMP/named/my-up" --ip-down-script "$PXP_TMP/named/my-down" ||
+		return 1
+	wait_for 10 ran my-up || fail "--ip-up-script did not run: $(cat "$OUT/runs" 2>/dev/null)" || return 1
+	[ "$(args_of my-up)" = "pxp0 wan0 0 100.64.1.2 100.64.1.1 myparam " ] ||
+		fail "my-up arguments: '$(args_of my-up)'" || return 1
+	client down wan0 || fail "down failed" || return 1
+	wait_for 10 ran my-down || fail "--ip-down-script did not run on down" || return 1
+	! ran ip-up || fail "PPP_DIR/ip-up ran beside --ip-up-script"
+}
+
 # The scripts of one family run in order, as pppd's: an ip-down asked for while ip-up still
 # runs starts after it.
 test_order() {
@@ -271,6 +290,7 @@ case_ hooks/ip_up test_ip_up
 case_ hooks/ip_down test_ip_down
 case_ hooks/ipv6 test_ipv6
 case_ hooks/ip_up_d test_ip_up_d
+case_ hooks/named_script test_named_script
 case_ hooks/order test_order
 case_ hooks/failing test_failing
 case_ hooks/background test_background

@@ -170,7 +170,9 @@ TEST(up_rejections)
 	char *cpus_tc[] = { "up", "eth0", "--mode", "tc", "--cpus", "2", NULL };
 	char *cpus_rx_tc[] = { "up", "eth0", "--rx", "tc", "--cpus", "2", NULL };
 	char *netdev_bogus[] = { "up", "eth0", "--netdev", "tun", NULL };
+	char *script_relative[] = { "up", "eth0", "--ipv6-down-script", "ppp-down", NULL };
 
+	CHECK_EQ(parse_up(script_relative, ARGC(script_relative)), -EINVAL);
 	CHECK_EQ(parse_up(tx_pass, ARGC(tx_pass)), -EINVAL);
 	CHECK_EQ(parse_up(rx_bogus, ARGC(rx_bogus)), -EINVAL);
 	CHECK_EQ(parse_up(halves_afxdp, ARGC(halves_afxdp)), -EINVAL);
@@ -194,6 +196,24 @@ TEST(up_rejections)
 	CHECK_EQ(parse_up(cpus_many, ARGC(cpus_many)), -EINVAL);
 	CHECK_EQ(parse_up(cpus_afxdp, ARGC(cpus_afxdp)), -EINVAL);
 	CHECK_EQ(parse_up(resolv_relative, ARGC(resolv_relative)), -EINVAL);
+}
+
+/* pppd's ip-up-script and friends, each into its hook kind's slot; unset ones stay "". */
+TEST(hook_script_options)
+{
+	char *argv[] = { "up",
+			 "eth0",
+			 "--ip-up-script",
+			 "/lib/netifd/pppoe-xp-up",
+			 "--ipv6-down-script",
+			 "/lib/netifd/pppoe-xp-down",
+			 NULL };
+	struct client_settings o;
+
+	CHECK_EQ(config_parse_up(ARGC(argv), argv, &o), 0);
+	CHECK(!strcmp(o.hook_script[HOOK_IP_UP], "/lib/netifd/pppoe-xp-up"));
+	CHECK(!strcmp(o.hook_script[HOOK_IPV6_DOWN], "/lib/netifd/pppoe-xp-down"));
+	CHECK(!o.hook_script[HOOK_IP_DOWN][0] && !o.hook_script[HOOK_IPV6_UP][0]);
 }
 
 TEST(server_pool_skips_local_and_ends)
@@ -569,6 +589,7 @@ int main(void)
 	RUN(mtu_range_edges);
 	RUN(route_options);
 	RUN(up_rejections);
+	RUN(hook_script_options);
 	RUN(server_pool_skips_local_and_ends);
 	RUN(server_rejections);
 	RUN(server_padi_rates);

@@ -58,6 +58,8 @@ static const struct {
 	  "--defaultroute --replacedefaultroute --metric 50 --ipv6 --defaultroute6" },
 	{ "ifname wan0 ipparam x debug nodetach maxfail 0",
 	  "--ifname wan0 --ipparam x --debug --foreground --maxfail 0" },
+	{ "ip-up-script /a ip-down-script /b ipv6-up-script /c ipv6-down-script /d",
+	  "--ip-up-script /a --ip-down-script /b --ipv6-up-script /c --ipv6-down-script /d" },
 };
 
 static const struct {

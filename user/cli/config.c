@@ -328,6 +328,10 @@ enum {
 	OPT_RESOLV_FILE,
 	OPT_VLAN_PCP,
 	OPT_IPPARAM,
+	OPT_IP_UP_SCRIPT,
+	OPT_IP_DOWN_SCRIPT,
+	OPT_IPV6_UP_SCRIPT,
+	OPT_IPV6_DOWN_SCRIPT,
 	OPT_MODE,
 	OPT_IPV6,
 	OPT_LOCAL,
@@ -361,6 +365,12 @@ enum {
 	OPT_NETDEV,
 	OPT_WG_MTU,
 };
+
+/* The --*-script options are in enum hook_kind's order (up_option() maps one to the other). */
+_Static_assert(OPT_IP_DOWN_SCRIPT - OPT_IP_UP_SCRIPT == HOOK_IP_DOWN - HOOK_IP_UP &&
+		       OPT_IPV6_UP_SCRIPT - OPT_IP_UP_SCRIPT == HOOK_IPV6_UP - HOOK_IP_UP &&
+		       OPT_IPV6_DOWN_SCRIPT - OPT_IP_UP_SCRIPT == HOOK_IPV6_DOWN - HOOK_IP_UP,
+	       "the script options follow enum hook_kind");
 
 /* Defaults help shows that are kept in milliseconds. */
 _Static_assert(DISC_DEFAULT_TIMEOUT_MS == 5 * 1000, "--padi-timeout's default in up_options");
@@ -472,6 +482,15 @@ static const struct cli_option up_options[] = {
 	{ "vlan-pcp", OPT_VLAN_PCP, "N", "priority of the --vlan tag, 0 to 7", "0" },
 	{ "ipparam", OPT_IPPARAM, "TEXT",
 	  "pppd's ipparam: the 6th argument of ip-up and the other scripts", "empty" },
+	{ "ip-up-script", OPT_IP_UP_SCRIPT, "F",
+	  "run the file F (an absolute path) as ip-up (pppd's ip-up-script)",
+	  "PPP_DIR/ip-up or ip-up.d" },
+	{ "ip-down-script", OPT_IP_DOWN_SCRIPT, "F", "the same for ip-down",
+	  "PPP_DIR/ip-down or ip-down.d" },
+	{ "ipv6-up-script", OPT_IPV6_UP_SCRIPT, "F", "the same for ipv6-up",
+	  "PPP_DIR/ipv6-up or ipv6-up.d" },
+	{ "ipv6-down-script", OPT_IPV6_DOWN_SCRIPT, "F", "the same for ipv6-down",
+	  "PPP_DIR/ipv6-down or ipv6-down.d" },
 	{ NULL },
 };
 
@@ -750,6 +769,19 @@ static int up_option(int c, char *arg, void *ctx)
 		return 0;
 	case OPT_IPPARAM:
 		return copy_name("--ipparam", arg, o->ipparam, sizeof(o->ipparam));
+	case OPT_IP_UP_SCRIPT:
+	case OPT_IP_DOWN_SCRIPT:
+	case OPT_IPV6_UP_SCRIPT:
+	case OPT_IPV6_DOWN_SCRIPT: {
+		enum hook_kind kind = (enum hook_kind)(c - OPT_IP_UP_SCRIPT + HOOK_IP_UP);
+		char opt[32];
+
+		snprintf(opt, sizeof(opt), "--%s-script", hook_name(kind));
+		/* The daemon runs in / (daemon_fork()): a relative path would move. */
+		if (arg[0] != '/')
+			return bad(opt, arg, "must be an absolute path");
+		return copy_name(opt, arg, o->hook_script[kind], sizeof(o->hook_script[kind]));
+	}
 	default:
 		return 1;
 	}

@@ -36,7 +36,7 @@ struct cli_options {
 
 /* Every subcommand also takes -h/--help, which the command line answers before parsing. */
 #define CLI_HELP_KEY	'h'
-#define CLI_MAX_OPTIONS 40
+#define CLI_MAX_OPTIONS 48
 
 /* getopt_long's two views of one option set. */
 struct cli_getopt {

@@ -8,6 +8,10 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#ifndef PXP_RUN_DIR
+#error "PXP_RUN_DIR comes from the Makefile's RUN_DIR"
+#endif
+
 const char *pxp_run_dir(void)
 {
 	const char *dir = getenv(PXP_RUN_DIR_ENV);

@@ -1,15 +1,15 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Where control sockets, session records and resolv files live: PXP_RUN_DIR, or
- * PPPOE_XP_RUN_DIR from the environment (tests run several daemons on equally named ports).
+ * Where control sockets, session records and resolv files live: the Makefile's RUN_DIR
+ * (/run/pppoe-xp; given to run_dir.c alone as PXP_RUN_DIR), or PPPOE_XP_RUN_DIR from the
+ * environment (tests run several daemons on equally named ports).
  */
 #ifndef PXP_RUN_DIR_H
 #define PXP_RUN_DIR_H
 
-#define PXP_RUN_DIR	"/run/pppoe-xp"
 #define PXP_RUN_DIR_ENV "PPPOE_XP_RUN_DIR"
 
-/* PXP_RUN_DIR or its override (only an absolute path is taken). */
+/* RUN_DIR or its override (only an absolute path is taken). */
 const char *pxp_run_dir(void);
 /* Creates the run directory (0700) if it is missing. 0 or -errno. */
 int pxp_run_dir_create(void);

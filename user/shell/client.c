@@ -984,12 +984,15 @@ static int claim_names(struct client *c)
 static int setup(struct client *c)
 {
 	struct client_settings *o = c->o;
-	int code, err;
+	const char *scripts[HOOK_KIND_COUNT];
+	int code, err, k;
 
 	code = shell_open(&c->sh, &client_role, o->iface, 1, o->common.vlan_id, o->vlan_pcp);
 	if (code != PXP_EXIT_OK)
 		return code;
-	hooks_init(&c->hooks, &c->sh.loop);
+	for (k = 0; k < HOOK_KIND_COUNT; k++)
+		scripts[k] = o->hook_script[k];
+	hooks_init(&c->hooks, &c->sh.loop, scripts);
 	/* The lower bound is the CLI's (--mtu); here only the WAN bounds it. */
 	if (o->mtu && !pxp_mtu_fits(o->mtu, 0, c->sh.disc_sock.mtu)) {
 		pxp_err("--mtu %u exceeds the MTU of %s (%u) minus 8", o->mtu, o->iface,

@@ -189,16 +189,27 @@ static int by_name(const void *a, const void *b)
 }
 
 /*
- * PPP_DIR/NAME, or else the executables of PPP_DIR/NAME.d in name order: malloc'd paths
- * in paths[], their number returned (0 = nothing to run).
+ * The script an option names; or PPP_DIR/NAME, or else the executables of PPP_DIR/NAME.d
+ * in name order: malloc'd paths in paths[], their number returned (0 = nothing to run).
  */
-static unsigned int find_scripts(enum hook_kind kind, char *paths[HOOK_SCRIPTS_MAX])
+static unsigned int find_scripts(const struct hooks *h, enum hook_kind kind,
+				 char *paths[HOOK_SCRIPTS_MAX])
 {
 	char path[PATH_MAX];
 	struct dirent *d;
 	unsigned int n = 0;
 	DIR *dir;
 
+	if (h->script[kind]) {
+		/* Skipped with a warning (pppd skips a missing one silently). */
+		if (!executable_file(h->script[kind])) {
+			pxp_warn("%s: %s is not an executable file", hook_name(kind),
+				 h->script[kind]);
+			return 0;
+		}
+		paths[0] = strdup(h->script[kind]);
+		return paths[0] ? 1 : 0;
+	}
 	snprintf(path, sizeof(path), "%s/%s", hook_dir(), hook_name(kind));
 	if (executable_file(path)) {
 		paths[0] = strdup(path);
@@ -363,7 +374,7 @@ static void on_output_ready(struct ev_handler *h, uint32_t events)
 static int start(struct hook_child *c, enum hook_kind kind, const struct hook_session *s)
 {
 	char *paths[HOOK_SCRIPTS_MAX];
-	unsigned int n = find_scripts(kind, paths), i;
+	unsigned int n = find_scripts(c->owner, kind, paths), i;
 	int pipe_fd[2] = { -1, -1 }, null_fd = -1, err = 0;
 	struct hook_cmd cmd;
 	pid_t pid;
@@ -421,12 +432,14 @@ out:
 	return err;
 }
 
-void hooks_init(struct hooks *h, struct ev_loop *loop)
+void hooks_init(struct hooks *h, struct ev_loop *loop, const char *const script[HOOK_KIND_COUNT])
 {
 	unsigned int i;
 
 	memset(h, 0, sizeof(*h));
 	h->loop = loop;
+	for (i = 0; script && i < HOOK_KIND_COUNT; i++)
+		h->script[i] = script[i] && script[i][0] ? script[i] : NULL;
 	for (i = 0; i < 2; i++) {
 		h->family[i].owner = h;
 		h->family[i].pidfd = h->family[i].out_fd = -1;

@@ -7,7 +7,8 @@
  * variables (IFNAME, IPLOCAL, ..., CONNECT_TIME, BYTES_SENT, BYTES_RCVD), so that scripts
  * written for pppd run unchanged. When PPP_DIR/NAME is missing, the executables of
  * PPP_DIR/NAME.d run instead, one after the other in run-parts order, with the PPP_*
- * variables Debian's /etc/ppp/ip-up exports for them.
+ * variables Debian's /etc/ppp/ip-up exports for them. A script named by an option
+ * (--ip-up-script, as pppd's ip-up-script) replaces both.
  *
  * hook_build() is pure (unit tested); hooks_run() forks one runner per hook and never
  * waits: the runner's exit (a pidfd) and its output (a pipe, logged line by line) come
@@ -93,9 +94,16 @@ struct hook_child {
 struct hooks {
 	struct ev_loop *loop;
 	struct hook_child family[2]; /* IPv4, IPv6 */
+	/* pppd's ip-up-script and friends: this one file instead of PPP_DIR's; NULL or "". */
+	const char *script[HOOK_KIND_COUNT];
 };
 
-void hooks_init(struct hooks *h, struct ev_loop *loop);
+/*
+ * script[kind], when set, names the one file run for kind (pppd's ip-up-script,
+ * ip-down-script, ipv6-up-script, ipv6-down-script); NULL or "" = PPP_DIR/NAME or its .d.
+ * The strings must outlive h.
+ */
+void hooks_init(struct hooks *h, struct ev_loop *loop, const char *const script[HOOK_KIND_COUNT]);
 /*
  * Runs the hook kind for session s, or queues it behind the running hook of its family.
  * No script for it: nothing happens (0). Otherwise 0 or -errno (logged).

@@ -16,6 +16,7 @@
 
 #include "datapath.h"
 #include "discovery.h"
+#include "hooks.h"
 #include "log.h"
 #include "ppp_types.h"
 
@@ -68,6 +69,8 @@ struct client_settings {
 				     */
 	uint8_t vlan_pcp;
 	char ipparam[PXP_IPPARAM_MAX + 1]; /* "" = none */
+	/* pppd's ip-up-script and friends, by enum hook_kind: "" = PPP_DIR's (hooks.h). */
+	char hook_script[HOOK_KIND_COUNT][PATH_MAX];
 };
 
 /* The built-in access concentrator (`pppoe-xp server IFACE ...`). */
