@@ -455,7 +455,7 @@ test_no_xsk_kernel() {
 	[ -z "$ids" ] || fail "the client has XSKMAP $ids"
 }
 
-# --mode auto (the default) on a veth WAN: the auto table's veth row, tc both ways, and the
+# --mode auto (the default) on a veth WAN: the auto table's veth row, XDP both ways, and the
 # reason in the client's status (text and JSON) and the AC's; then traffic.
 test_mode_auto() {
 	local mode why
@@ -464,16 +464,16 @@ test_mode_auto() {
 	client_up || fail "up failed: $(cat "$PXP_TMP/client.out")" || return 1
 	mode=$(client status wan0 | awk -F': ' '$1 == "  mode" { print $2; exit }')
 	why=$(client status wan0 | sed -n 's/^  mode_reason: //p')
-	[ "$mode" = tc ] || fail "auto on veth picked mode '$mode', not tc" || return 1
-	[[ $why == "auto: veth: "*copies* ]] || fail "status says mode_reason '$why'" || return 1
+	[ "$mode" = xdp ] || fail "auto on veth picked mode '$mode', not xdp" || return 1
+	[[ $why == "auto: veth: "*fastest* ]] || fail "status says mode_reason '$why'" || return 1
 	client status wan0 --json | python3 -c '
 import json, sys
 d = json.load(sys.stdin)["datapath"]
-assert d["mode"] == "tc" and d["mode_reason"] == sys.argv[1], d
-assert d["halves"].startswith("rx tc (") and " tx tc (" in d["halves"], d' "$why" ||
+assert d["mode"] == "xdp" and d["mode_reason"] == sys.argv[1], d
+assert d["halves"].startswith("rx xdp") and " tx xdp" in d["halves"], d' "$why" ||
 		fail "status --json disagrees with the text" || return 1
 	why=$(server status isp0 | sed -n 's/^datapath_mode_reason: //p')
-	[[ $why == "auto: veth: "*copies* ]] || fail "the AC's status says '$why'" || return 1
+	[[ $why == "auto: veth: "*fastest* ]] || fail "the AC's status says '$why'" || return 1
 	in_ns "$NS_ROUTER" ping -c 3 -W 2 -i 0.2 100.64.1.1 >/dev/null ||
 		fail "no traffic through the session picked by auto"
 }
