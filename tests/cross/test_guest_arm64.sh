@@ -13,13 +13,14 @@
 #                                  the BPF test programs (dynamic, against the arm64 libraries
 #                                  of Debian 12 that the guest's userland has)
 #   guest_arm64/boot               the guest answers on its control channel
-#   guest_arm64/kernel             it is an aarch64 6.1 kernel, with the BPF JIT on
+#   guest_arm64/kernel             it is an aarch64 6.1 kernel (PXG_KERNEL=6.12: 6.12), with
+#                                  the BPF JIT on
 #   guest_arm64/libraries          every library the daemon needs resolves in the guest
 #   guest_arm64/bpf/...            tests/bpf's programs run in the guest: the BPF objects
 #                                  (clang -target bpf, skeletons from the host's bpftool)
 #                                  through the arm64 verifier and JIT, each BPF_PROG_TEST_RUN
 #                                  case's own PASS/FAIL line, prefixed
-#   guest_arm64/session_MODE       for xdp, tc and generic: AC and client come up, ping both
+#   guest_arm64/session_MODE       for xdp, tc, generic and afxdp: AC and client come up, ping both
 #                                  ways, status --json of both is sane, down ends it
 # A program that fails to load is a FAIL quoting the daemon's log, where libbpf's verifier
 # message is. Needs root, qemu-system-aarch64 (qemu-system-arm), qemu-aarch64 (qemu-user:
@@ -36,6 +37,8 @@ JOBS=${JOBS:-2}
 # shellcheck source=tests/interop/lib.sh
 source tests/interop/lib.sh
 export PXG_ARCH=arm64
+# PXG_KERNEL=6.12 runs the same on bookworm-security's linux-image-6.12-arm64.
+series=${PXG_KERNEL:-6.1}
 
 name=pxa$$
 netns=pxan$$
@@ -48,7 +51,7 @@ fail() {
 	echo "FAIL guest_arm64/$1: $2"
 	rc=1
 }
-modes=(xdp tc generic)
+modes=(xdp tc generic afxdp)
 cases=(build boot kernel libraries bpf "${modes[@]/#/session_}")
 skip_all() {
 	local c
@@ -74,8 +77,10 @@ for pc in libbpf libxdp libnl-3.0 libnl-route-3.0 nettle; do
 	[ -f "/usr/lib/$TRIPLET/pkgconfig/$pc.pc" ] || need+=" $pc.pc:arm64"
 done
 [ -z "$need" ] || skip_all "missing$need (make deps-cross installs them)"
-apt-cache show linux-image-arm64:arm64 >/dev/null 2>&1 ||
-	skip_all "apt knows no linux-image-arm64:arm64 (dpkg --add-architecture arm64; apt-get update)"
+kernel_meta=linux-image-arm64
+[ "$series" = 6.1 ] || kernel_meta=linux-image-$series-arm64
+apt-cache show "$kernel_meta:arm64" >/dev/null 2>&1 ||
+	skip_all "apt knows no $kernel_meta:arm64 (dpkg --add-architecture arm64; apt-get update)"
 
 bpf_tests=$(for c in tests/bpf/test_*.c; do echo "$DYN/${c%.c}"; done)
 # shellcheck disable=SC2086 # one word per program
@@ -99,8 +104,8 @@ pass "boot ($((SECONDS - start)) s)"
 # shellcheck disable=SC2016 # expands in the guest
 out=$(guest_exec "$name" 'echo "$(uname -m) $(uname -r) jit=$(cat /proc/sys/net/core/bpf_jit_enable)"')
 case $out in
-"aarch64 6.1."*" jit=1") pass "kernel ($out)" ;;
-*) fail kernel "uname -m, uname -r and bpf_jit_enable say '$out', want aarch64 6.1.* jit=1" ;;
+"aarch64 $series."*" jit=1") pass "kernel ($out)" ;;
+*) fail kernel "uname -m, uname -r and bpf_jit_enable say '$out', want aarch64 $series.* jit=1" ;;
 esac
 
 if out=$(guest_exec "$name" '/lib/ld-linux-aarch64.so.1 --list /host/pppoe-xp 2>&1') &&
