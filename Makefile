@@ -326,9 +326,10 @@ endef
 deps:
 	$(call apt_install,$(DEB_PACKAGES))
 
-# The aarch64 cross toolchain, qemu-user and the arm64 multiarch libraries. Only this adds
-# arm64 as a dpkg architecture (once); plain make deps leaves the machine's alone.
-DEB_CROSS_PACKAGES := gcc-aarch64-linux-gnu libc6-dev-arm64-cross qemu-user \
+# The aarch64 cross toolchain, qemu-user, qemu-system-aarch64 (the arm64 guest of
+# tests/cross/test_guest_arm64.sh) and the arm64 multiarch libraries. Only this adds arm64 as
+# a dpkg architecture (once); plain make deps leaves the machine's alone.
+DEB_CROSS_PACKAGES := gcc-aarch64-linux-gnu libc6-dev-arm64-cross qemu-user qemu-system-arm \
 	$(addsuffix :arm64,libbpf-dev libxdp-dev libnl-3-dev libnl-route-3-dev nettle-dev libssl-dev \
 	libelf-dev zlib1g-dev libb2-dev libsodium-dev)
 

@@ -16,7 +16,8 @@
 # Guest-side commands (in the image's PATH): pxp-ac, pxp-pppd-client; see tests/interop/guest/README.md.
 # Environment: PXG_RUN_DIR (/run/pxg), PXG_BOOT_TIMEOUT (120 s),
 # PXG_EXEC_TIMEOUT (60 s), PXG_CACHE_DIR (/var/cache/pppoe-xp), PXG_SMP,
-# PXG_MEM_MB, PXG_KERNEL (the guest's Debian kernel series: 6.1, the default, or 6.12).
+# PXG_MEM_MB, PXG_KERNEL (the guest's Debian kernel series: 6.1, the default, or 6.12),
+# PXG_ARCH (the guest's architecture: amd64, the default, or arm64 under qemu-system-aarch64).
 
 PXG_INTEROP_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 PXG_GUEST_DIR=$PXG_INTEROP_DIR/guest
@@ -60,8 +61,10 @@ guest_start() {
 		# Left over by a run that died without its trap.
 		guest_stop "$name"
 	fi
-	command -v qemu-system-x86_64 >/dev/null || {
-		pxg_err "qemu-system-x86_64 is not installed (apt-get install qemu-system-x86)"
+	local qemu=qemu-system-x86_64 qemu_pkg=qemu-system-x86
+	[ "${PXG_ARCH:-amd64}" = arm64 ] && qemu=qemu-system-aarch64 qemu_pkg=qemu-system-arm
+	command -v "$qemu" >/dev/null || {
+		pxg_err "$qemu is not installed (apt-get install $qemu_pkg)"
 		return 1
 	}
 	image=$(guest_build) || {

@@ -6,14 +6,19 @@
 #
 # The result lives outside the repository, in
 #   ${PXG_CACHE_DIR:-/var/cache/pppoe-xp}/guest-<kernel series>/<sha256 of the inputs>/
-# so a fresh clone reuses it, any change of an input (a file here, a package
-# version) builds a new one, and the images of each kernel series coexist.
+# (guest-arm64-<kernel series>/ for arm64) so a fresh clone reuses it, any change of an
+# input (a file here, a package version) builds a new one, and the images of each
+# architecture and kernel series coexist.
 # Prints that directory on stdout; all progress goes to stderr.
 #
-# Usage: build-image.sh [--force] [--kernel 6.1|6.12]
+# Usage: build-image.sh [--force] [--kernel 6.1|6.12] [--arch amd64|arm64]
 #   --kernel  the Debian kernel series (default $PXG_KERNEL, else 6.1): 6.1 is
-#             bookworm's own (linux-image-amd64), 6.12 the one bookworm-security
-#             ships (linux-image-6.12-amd64: netkit, the kernel OpenWrt 25.12 runs)
+#             bookworm's own (linux-image-ARCH), 6.12 the one bookworm-security
+#             ships (linux-image-6.12-ARCH: netkit, the kernel OpenWrt 25.12 runs)
+#   --arch    the guest's Debian architecture (default $PXG_ARCH, else amd64). arm64
+#             takes the arm64 packages of the same list (dpkg must know arm64: make
+#             deps-cross adds it) and runs the image's own aarch64 busybox and kmod
+#             under qemu-aarch64 (qemu-user) while building.
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
@@ -22,6 +27,7 @@ cache=${PXG_CACHE_DIR:-/var/cache/pppoe-xp}
 debs="$cache/debs"
 force=0
 series=${PXG_KERNEL:-6.1}
+arch=${PXG_ARCH:-amd64}
 while [ $# -gt 0 ]; do
 	case $1 in
 	--force) force=1 ;;
@@ -29,8 +35,12 @@ while [ $# -gt 0 ]; do
 		series=${2:-}
 		shift
 		;;
+	--arch)
+		arch=${2:-}
+		shift
+		;;
 	*)
-		echo "build-image: unknown argument '$1' (--force, --kernel 6.1|6.12)" >&2
+		echo "build-image: unknown argument '$1' (--force, --kernel 6.1|6.12, --arch amd64|arm64)" >&2
 		exit 2
 		;;
 	esac
@@ -43,6 +53,25 @@ die() {
 	exit 1
 }
 
+# Per architecture: the multiarch triplet, the dynamic loader, and how to run one of the
+# image's own programs on this host (directly, or under qemu-user rooted in the image).
+case $arch in
+amd64)
+	triplet=x86_64-linux-gnu
+	loader=usr/lib64/ld-linux-x86-64.so.2
+	run_target() { "$@"; }
+	images_prefix=guest-
+	;;
+arm64)
+	triplet=aarch64-linux-gnu
+	loader=usr/lib/ld-linux-aarch64.so.1
+	command -v qemu-aarch64 >/dev/null || die "missing host tool 'qemu-aarch64' (package qemu-user)"
+	run_target() { qemu-aarch64 -L "$root" "$@"; }
+	images_prefix=guest-arm64-
+	;;
+*) die "unknown architecture '$arch' (amd64 or arm64)" ;;
+esac
+
 for tool in apt-cache apt-get dpkg-deb cpio readelf sha256sum flock; do
 	command -v "$tool" >/dev/null || die "missing host tool '$tool'"
 done
@@ -52,19 +81,19 @@ list_of() { awk '{ sub(/#.*/, "") } NF { print $1 }' "$1"; }
 
 # One apt-cache call for all packages (one call each costs a second apiece).
 candidate_versions() {
-	apt-cache policy "$@" 2>/dev/null | awk '
-		/^[^ ].*:$/ { name = substr($0, 1, length($0) - 1); sub(/:amd64$/, "", name) }
+	apt-cache policy "${@/%/:$arch}" 2>/dev/null | awk -v arch="$arch" '
+		/^[^ ].*:$/ { name = substr($0, 1, length($0) - 1); sub(":" arch "$", "", name) }
 		/^  Candidate:/ { print name "=" $2 }'
 }
 
 # The kernel package is whatever the series' meta-package currently points at.
 case $series in
-6.1) kernel_meta=linux-image-amd64 ;;
-6.12) kernel_meta=linux-image-6.12-amd64 ;;
+6.1) kernel_meta=linux-image-$arch ;;
+6.12) kernel_meta=linux-image-6.12-$arch ;;
 *) die "unknown kernel series '$series' (6.1 or 6.12)" ;;
 esac
-kernel_pkg=$(apt-cache depends "$kernel_meta" 2>/dev/null |
-	awk '/Depends: linux-image-[0-9]/ { print $2; exit }')
+kernel_pkg=$(apt-cache depends "$kernel_meta:$arch" 2>/dev/null |
+	awk '/Depends: linux-image-[0-9]/ { sub(/:.*/, "", $2); print $2; exit }')
 [ -n "$kernel_pkg" ] || die "cannot resolve $kernel_meta (run apt-get update; 6.12 needs bookworm-security in the apt sources)"
 [[ $kernel_pkg == linux-image-"$series".* ]] ||
 	die "$kernel_meta points at $kernel_pkg, not a $series kernel"
@@ -86,7 +115,7 @@ done
 
 # Every input that shapes the image, in a stable order.
 inputs_digest() {
-	printf '%s\n' "format 1" "${pins[@]}"
+	printf '%s\n' "format 1" "arch $arch" "${pins[@]}"
 	(
 		cd "$repo"
 		find tests/interop/guest/build-image.sh tests/interop/guest/*.txt \
@@ -97,7 +126,7 @@ inputs_digest() {
 	)
 }
 hash=$(inputs_digest | sha256sum | cut -c1-16)
-images="$cache/guest-$series"
+images="$cache/$images_prefix$series"
 out="$images/$hash"
 
 if [ $force = 0 ] && [ -f "$out/ready" ]; then
@@ -119,10 +148,15 @@ log "building image $hash"
 work=$(mktemp -d "$images/.build.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 
-# apt-get download, one package file per pinned version, kept across builds.
+# apt-get download, one package file per pinned version and architecture, kept across
+# builds.
 deb_file() {
 	local name=${1%%=*} ver=${1#*=}
-	ls "$debs/${name}_${ver/:/%3a}_"*.deb 2>/dev/null | head -n1
+	local f
+	for f in "$debs/${name}_${ver/:/%3a}_"{"$arch",all}.deb; do
+		[ -e "$f" ] && echo "$f" && return
+	done
+	return 0
 }
 missing=()
 for pin in "${pins[@]}"; do
@@ -131,7 +165,7 @@ done
 if [ ${#missing[@]} -gt 0 ]; then
 	log "downloading ${#missing[@]} packages"
 	(cd "$debs" && apt-get download -q -o APT::Sandbox::User=root \
-		"${missing[@]}" >&2) || die "apt-get download failed (stale lists? run apt-get update)"
+		"${missing[@]/=/:$arch=}" >&2) || die "apt-get download failed (stale lists? run apt-get update)"
 fi
 
 root="$work/root"
@@ -162,17 +196,17 @@ done
 # Documentation, locales, charset converters and init-system files are dead
 # weight in a RAM disk.
 rm -rf "$root"/usr/share/{doc,man,info,locale,lintian,bug,bash-completion,zsh,menu} \
-	"$root"/usr/lib/x86_64-linux-gnu/gconv "$root"/usr/share/i18n \
+	"$root/usr/lib/$triplet/gconv" "$root"/usr/share/i18n \
 	"$root"/usr/lib/systemd "$root"/etc/init.d "$root"/etc/systemd \
 	"$root"/usr/share/ppp "$root"/etc/ppp/peers
 # Tools we do not use whose libraries (SELinux, RPC, Berkeley DB, ATM) would
 # double the image (tc's ATM qdisc needs libatm).
-rm -f "$root"/usr/bin/ss "$root"/usr/sbin/arpd "$root"/usr/lib/x86_64-linux-gnu/tc/q_atm.so
+rm -f "$root"/usr/bin/ss "$root"/usr/sbin/arpd "$root/usr/lib/$triplet/tc/q_atm.so"
 
 # Busybox fills in whatever the packages do not provide (sh stays dash).
 bb="$root/usr/bin/busybox"
 [ -x "$bb" ] || die "busybox-static did not provide /bin/busybox"
-"$bb" --list-full | while read -r applet; do
+run_target "$bb" --list-full | while read -r applet; do
 	name=${applet##*/}
 	case $applet in
 	sbin/* | usr/sbin/*) dir=usr/sbin ;;
@@ -189,15 +223,15 @@ ln -sf usr/sbin/init "$root/init"
 [ -L "$root/usr/sbin/init" ] || [ -e "$root/usr/sbin/init" ] || die "busybox has no init applet"
 
 # Kernel and the closure of the wanted modules. depmod/modprobe come from
-# the kmod package just unpacked, run through its own loader, so the host
-# needs no kmod.
+# the kmod package just unpacked, run through its own loader (and qemu-user for
+# arm64), so the host needs no kmod.
 kver=$(ls "$kstage/lib/modules")
 [ -n "$kver" ] || die "kernel package has no modules directory"
 kmod() {
 	local tool=$1
 	shift
-	"$root/usr/lib64/ld-linux-x86-64.so.2" --argv0 "$tool" --library-path \
-		"$root/usr/lib/x86_64-linux-gnu" "$root/usr/bin/kmod" "$@"
+	run_target "$root/$loader" --argv0 "$tool" --library-path \
+		"$root/usr/lib/$triplet" "$root/usr/bin/kmod" "$@"
 }
 kmod depmod -b "$kstage" "$kver" || die "depmod on the kernel package failed"
 mkdir -p "$root/usr/lib/modules/$kver" "$root/etc/pxp"
@@ -239,8 +273,8 @@ missing_libs=$(
 		{ xargs -0 readelf -d 2>/dev/null || true; } |
 		awk -F'[][]' '/\(NEEDED\)/ { print $2 }' | sort -u |
 		while read -r so; do
-			[ -e "$root/usr/lib/x86_64-linux-gnu/$so" ] ||
-				[ -e "$root/usr/lib64/$so" ] || echo "$so"
+			[ -e "$root/usr/lib/$triplet/$so" ] ||
+				[ -e "$root/$(dirname "$loader")/$so" ] || echo "$so"
 		done
 )
 [ -z "$missing_libs" ] || die "libraries missing from the image (add their packages to packages.txt): $(echo "$missing_libs" | tr '\n' ' ')"
@@ -258,6 +292,7 @@ fi
 cp "$kstage/boot/vmlinuz-$kver" "$work/out/vmlinuz"
 {
 	echo "kernel $kver"
+	echo "arch $arch"
 	printf '%s\n' "${pins[@]}"
 } >"$work/out/manifest"
 touch "$work/out/ready"

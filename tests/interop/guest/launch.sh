@@ -14,7 +14,8 @@
 #   MAC        MAC address of the guest's eth0
 #   SHARE_DIR  host directory exported over 9p, mounted at /host in the guest
 # Environment: PXG_SMP (2), PXG_MEM_MB (1024), PXG_APPEND (extra kernel
-# command line, e.g. ignore_loglevel to see the boot on the console).
+# command line, e.g. ignore_loglevel to see the boot on the console), PXG_ARCH (amd64, the
+# default, or arm64: the image's architecture, built by build-image.sh --arch).
 set -euo pipefail
 
 [ $# -ge 4 ] || {
@@ -23,7 +24,27 @@ set -euo pipefail
 }
 image=$1 state=$2 tap=$3 mac=$4 share=${5:-}
 
-append="console=ttyS0 loglevel=4 panic=-1 rdinit=/init mitigations=off ${PXG_APPEND:-}"
+# arm64: qemu's "virt" board (PCI, a PL011 serial port) with every feature TCG has; pointer
+# authentication with qemu's own cheap algorithm, since emulating the architected one (QARMA)
+# costs TCG much of its speed.
+case ${PXG_ARCH:-amd64} in
+amd64)
+	qemu="qemu-system-x86_64"
+	machine=(-machine pc -accel "tcg,thread=multi" -cpu max)
+	console=ttyS0
+	;;
+arm64)
+	qemu="qemu-system-aarch64"
+	machine=(-machine virt -accel "tcg,thread=multi" -cpu "max,pauth-impdef=on")
+	console=ttyAMA0
+	;;
+*)
+	echo "launch.sh: unknown PXG_ARCH '$PXG_ARCH' (amd64 or arm64)" >&2
+	exit 2
+	;;
+esac
+
+append="console=$console loglevel=4 panic=-1 rdinit=/init mitigations=off ${PXG_APPEND:-}"
 share_args=()
 if [ -n "$share" ]; then
 	share_args=(-virtfs "local,path=$share,mount_tag=host,security_model=none")
@@ -35,9 +56,9 @@ fi
 # checksums, at most MTU-sized (no superpackets in either direction).
 # Not -daemonize: that sends qemu's stderr to /dev/null; setsid detaches it alike.
 rm -f "$state/qemu.pid"
-setsid qemu-system-x86_64 \
+setsid "$qemu" \
 	-name "pxg-$(basename "$state")" \
-	-machine pc -accel tcg,thread=multi -cpu max \
+	"${machine[@]}" \
 	-smp "${PXG_SMP:-2}" -m "${PXG_MEM_MB:-1024}" \
 	-kernel "$image/vmlinuz" -initrd "$image/initrd.img" -append "$append" \
 	-display none -monitor none -serial "file:$state/console.log" \
