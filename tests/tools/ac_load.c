@@ -9,10 +9,13 @@
  *           [--timeout S]
  *
  * Starts R sessions a second (default 100) and prints "up N of N in MS ms" once all reached
- * IPCP Opened (exit 1 with "FAIL ..." after --timeout S, default 60). Holds them up (answers
+ * IPCP Opened (exit 1 with "FAIL ..." after --timeout S, default 60). Then one ICMP echo
+ * request per session, from the address IPCP gave it to the AC's, as a PPP session data
+ * frame: the AC's data path decapsulates it, its stack answers, and the data path
+ * encapsulates the answer. Prints "traffic A of N sessions answered in MS ms" and exits 1
+ * unless every session got its answer within 10 s. Holds the sessions up (answers LCP
  * echoes) until SIGUSR1 or SIGTERM, then sends a PADT for each, --down-rate a second
- * (default R), prints
- * "down N in MS ms" and exits 0.
+ * (default R), prints "down N in MS ms" and exits 0.
  */
 #include <arpa/inet.h>
 #include <errno.h>
@@ -36,6 +39,10 @@
 #include "session_frame.h"
 
 #define MAX_SESSIONS 4096
+#define PPP_IPV4     0x0021
+#define ECHO_LEN     64	   /* IPv4 + ICMP header + payload of each echo request */
+#define ECHO_BATCH   32	   /* echoes per loop pass: veth rings hold 256 frames */
+#define ECHO_WAIT_MS 10000 /* for the last answer, on a loaded machine */
 
 struct load_session {
 	unsigned int index;
@@ -44,7 +51,7 @@ struct load_session {
 	struct ppp ppp;
 	uint16_t session_id;
 	uint8_t ac_mac[PXP_ETH_ALEN];
-	bool started, ppp_on, up, failed, ended;
+	bool started, ppp_on, up, failed, ended, echo_sent, answered;
 };
 
 static struct load_session *sessions;
@@ -170,6 +177,59 @@ static struct load_session *session_for(const uint8_t *dst)
 	return i < nr_sessions && sessions[i].started ? &sessions[i] : NULL;
 }
 
+static uint16_t inet_csum(const uint8_t *p, size_t len)
+{
+	uint32_t sum = 0;
+
+	for (size_t i = 0; i + 1 < len; i += 2)
+		sum += (uint32_t)p[i] << 8 | p[i + 1];
+	if (len & 1)
+		sum += (uint32_t)p[len - 1] << 8;
+	while (sum >> 16)
+		sum = (sum & 0xffff) + (sum >> 16);
+	return (uint16_t)~sum;
+}
+
+static void put16(uint8_t *p, uint16_t v)
+{
+	p[0] = (uint8_t)(v >> 8);
+	p[1] = (uint8_t)v;
+}
+
+/* An ICMP echo request from the session's address, identifier = the session's index. */
+static void send_echo(struct load_session *s)
+{
+	struct ppp_status st;
+	uint8_t ip[ECHO_LEN] = { 0x45, 0, 0, 0, 0, 0, 0x40, 0, 64, 1 };
+	uint8_t *icmp = ip + 20;
+
+	ppp_get_status(&s->ppp, &st);
+	put16(ip + 2, ECHO_LEN);
+	memcpy(ip + 12, &st.local_ip, 4);
+	memcpy(ip + 16, &st.peer_ip, 4);
+	put16(ip + 10, inet_csum(ip, 20));
+	icmp[0] = 8; /* echo request */
+	put16(icmp + 4, (uint16_t)s->index);
+	put16(icmp + 6, 1);
+	memset(icmp + 8, 0xa5, ECHO_LEN - 28);
+	put16(icmp + 2, inet_csum(icmp, ECHO_LEN - 20));
+	ppp_send(s, PPP_IPV4, ip, sizeof(ip));
+	s->echo_sent = true;
+}
+
+/* True if an IPv4 packet is the echo reply to this session's request. */
+static bool is_our_answer(const struct load_session *s, const uint8_t *ip, size_t len)
+{
+	size_t ihl;
+
+	if (len < 20 || ip[0] >> 4 != 4)
+		return false;
+	ihl = (size_t)(ip[0] & 0xf) * 4;
+	if (ihl < 20 || len < ihl + 8 || ip[9] != 1)
+		return false;
+	return ip[ihl] == 0 && (ip[ihl + 4] << 8 | ip[ihl + 5]) == (int)s->index;
+}
+
 static void read_socket(int fd, bool disc)
 {
 	uint8_t buf[2048];
@@ -197,6 +257,12 @@ static void read_socket(int fd, bool disc)
 		if (!s->ppp_on || session_frame_parse(buf, (size_t)n, &f, &why) ||
 		    f.session_id != s->session_id)
 			continue;
+		if (f.ppp_proto == PPP_IPV4) {
+			ppp_data_seen(&s->ppp, now_ms());
+			if (s->echo_sent && is_our_answer(s, f.payload, f.payload_len))
+				s->answered = true;
+			continue;
+		}
 		ppp_input(&s->ppp, now_ms(), f.ppp_proto, f.payload, f.payload_len);
 	}
 }
@@ -275,6 +341,40 @@ static bool is_up(const struct load_session *s)
 static bool is_failed(const struct load_session *s)
 {
 	return s->failed;
+}
+
+static bool is_answered(const struct load_session *s)
+{
+	return s->answered;
+}
+
+/* One echo per session, ECHO_BATCH a pass; 0 when every session has its answer. */
+static int traffic(void)
+{
+	uint64_t t0 = now_ms(), deadline = 0;
+	unsigned int sent = 0, shown = 0;
+
+	while (count(is_answered) < nr_sessions && !stop_requested) {
+		for (unsigned int b = 0; b < ECHO_BATCH && sent < nr_sessions; b++)
+			send_echo(&sessions[sent++]);
+		if (sent == nr_sessions && !deadline)
+			deadline = now_ms() + ECHO_WAIT_MS;
+		if (deadline && now_ms() > deadline)
+			break;
+		if (count(is_failed))
+			break;
+		step();
+	}
+	printf("traffic %u of %u sessions answered in %llu ms\n", count(is_answered), nr_sessions,
+	       (unsigned long long)(now_ms() - t0));
+	for (unsigned int i = 0; i < nr_sessions && shown < 5; i++) {
+		if (sessions[i].answered)
+			continue;
+		fprintf(stderr, "session %u (id %u): no echo reply\n", i, sessions[i].session_id);
+		shown++;
+	}
+	fflush(stdout);
+	return count(is_answered) == nr_sessions ? 0 : -1;
 }
 
 int main(int argc, char **argv)
@@ -372,6 +472,8 @@ int main(int argc, char **argv)
 	printf("up %u of %u in %llu ms\n", count(is_up), nr_sessions,
 	       (unsigned long long)(now_ms() - t0));
 	fflush(stdout);
+	if (traffic())
+		return 1;
 	while (!stop_requested) {
 		step();
 		if (count(is_failed)) {
