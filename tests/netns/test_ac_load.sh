@@ -16,7 +16,9 @@
 # redirects); then a PADT for each at the same rate: within 10 s none is listed and no pxs
 # netdev is left; no control frame was lost in a socket buffer); rate_limit (40 sessions,
 # --padi-rate 10: discovery frames are refused and counted, every session still comes up
-# through its retries). Prints the set-up and teardown times. Name cases as arguments to run only those: test_ac_load.sh up_down
+# through its retries; no_gro (ld0 without GRO takes no XDP redirects: the AC's answers are
+# lost, and its status counts each under redirects_refused, EOPNOTSUPP). Prints the set-up
+# and teardown times. Name cases as arguments to run only those: test_ac_load.sh up_down
 PXP_NS_PREFIX=pxl$$-
 . "$(dirname "$0")/lib.sh"
 
@@ -42,6 +44,12 @@ dp_total() {
 		$1 == "queue" { for (i = 1; i <= NF; i++) if ($i == col) c = i }
 		$1 == "total" { print $c + 0; exit }'
 }
+# refused KEY: a counter of the AC's redirects_refused section (total, EOPNOTSUPP...), 0 if absent.
+refused() {
+	server status ac0 | awk -v key="  $1" -F': ' '
+		/^[^ ]/ { in_s = ($1 == "redirects_refused") }
+		in_s && $1 == key { n = $2 } END { print n + 0 }'
+}
 sessions_are() { [ "$(status_get session_count 2>/dev/null)" = "$1" ]; }
 netdevs() { ip -n "$NS_AC" -o link show | grep -c ' pxs[0-9]*@' || true; }
 
@@ -54,6 +62,7 @@ start_server() { # [extra args]
 reset() {
 	server down ac0 >/dev/null 2>&1
 	end_ns_pids "$NS_AC" "$NS_LD"
+	ip netns exec "$NS_LD" ethtool -K ld0 gro on >/dev/null 2>&1 # no_gro turns it off
 	sleep 0.2
 	return 0
 }
@@ -100,6 +109,7 @@ test_up_down() {
 	# The echoes and their answers went through the XDP programs, not the daemon.
 	[ "$(dp_total decap)" -ge "$N" ] && [ "$(dp_total encap)" -ge "$N" ] ||
 		fail "the data path moved $(dp_total decap) echoes in, $(dp_total encap) out" || return 1
+	[ "$(refused total)" = 0 ] || fail "$(refused total) redirects refused with GRO on" || return 1
 	load_down || return 1
 	[ "$(status_get sessions_up_total)" = "$N" ] ||
 		fail "sessions_up_total $(status_get sessions_up_total), not $N" || return 1
@@ -121,6 +131,29 @@ test_rate_limit() {
 	load_down || return 1
 	echo "# --padi-rate 10, $N sessions: $limited discovery frames refused," \
 		"$(head -1 "$PXP_TMP/load.out")"
+}
+
+# ld0 without GRO (and no XDP program) takes no XDP redirects: every echo answer the AC's
+# data path redirects to ac0 is dropped by the kernel, and the AC must count each as refused.
+test_no_gro() {
+	local out=$PXP_TMP/load.out N=10 refused_n
+	reset
+	ip netns exec "$NS_LD" ethtool -K ld0 gro off >/dev/null || fail "ethtool -K ld0 gro off" || return 1
+	start_server || return 1
+	ip netns exec "$NS_LD" "$LOAD" --iface ld0 --sessions "$N" --rate "$RATE" \
+		--user load --password load-secret --timeout 60 >"$out" 2>&1 &
+	LOAD_PID=$!
+	on_cleanup "kill -9 $LOAD_PID"
+	wait_for 70 grep -q '^traffic\|FAIL' "$out"
+	grep -q "^traffic 0 of $N " "$out" || fail "answers came back without GRO: $(tail -3 "$out")" ||
+		return 1
+	wait "$LOAD_PID"
+	[ "$(dp_total encap)" -ge "$N" ] || fail "only $(dp_total encap) answers encapsulated" || return 1
+	refused_n=$(refused EOPNOTSUPP)
+	[ "$refused_n" -ge "$N" ] && [ "$(refused total)" = "$refused_n" ] ||
+		fail "$N answers lost, the AC counts $(refused total) refused ($refused_n EOPNOTSUPP)" ||
+		return 1
+	echo "# ld0 without GRO: $refused_n of $(dp_total encap) redirects to ac0 refused (EOPNOTSUPP)"
 }
 
 cases_named "$@"
@@ -145,4 +178,5 @@ on_cleanup reset
 
 case_ ac_load/up_down test_up_down
 case_ ac_load/rate_limit test_rate_limit
+case_ ac_load/no_gro test_no_gro
 tests_done

@@ -858,6 +858,7 @@ static void write_status(struct session_shell *sh, FILE *out, bool json)
 	shell_status_disc_counters(&w, c->disc.rx_frames, c->disc.tx_frames, c->disc.drops);
 	status_object_end(&w);
 	shell_status_frames(sh, &w, &st);
+	shell_status_refused(sh, &w);
 	status_u64(&w, "sessions", c->sessions);
 	status_u64(&w, "failures", c->failures);
 	status_str(&w, "last_error", c->last_error[0] ? c->last_error : NULL);
