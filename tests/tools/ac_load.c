@@ -12,10 +12,11 @@
  * IPCP Opened (exit 1 with "FAIL ..." after --timeout S, default 60). Then one ICMP echo
  * request per session, from the address IPCP gave it to the AC's, as a PPP session data
  * frame: the AC's data path decapsulates it, its stack answers, and the data path
- * encapsulates the answer. Prints "traffic A of N sessions answered in MS ms" and exits 1
- * unless every session got its answer within 10 s. Holds the sessions up (answers LCP
- * echoes) until SIGUSR1 or SIGTERM, then sends a PADT for each, --down-rate a second
- * (default R), prints "down N in MS ms" and exits 0.
+ * encapsulates the answer; again each second while unanswered (the AC may write a session's
+ * data path a little after its IPCP opened). Prints "traffic A of N sessions answered in MS
+ * ms, E echoes sent" and exits 1 unless every session got its answer within 10 s. Holds the
+ * sessions up (answers LCP echoes) until SIGUSR1 or SIGTERM, then sends a PADT for each,
+ * --down-rate a second (default R), prints "down N in MS ms" and exits 0.
  */
 #include <arpa/inet.h>
 #include <errno.h>
@@ -38,11 +39,13 @@
 #include "random.h"
 #include "session_frame.h"
 
-#define MAX_SESSIONS 4096
-#define PPP_IPV4     0x0021
-#define ECHO_LEN     64	   /* IPv4 + ICMP header + payload of each echo request */
-#define ECHO_BATCH   32	   /* echoes per loop pass: veth rings hold 256 frames */
-#define ECHO_WAIT_MS 10000 /* for the last answer, on a loaded machine */
+#define MAX_SESSIONS  4096
+#define PPP_IPV4      0x0021
+#define ECHO_LEN      64    /* IPv4 + ICMP header + payload of each echo request */
+#define ECHO_BATCH    32    /* echoes per loop pass: veth rings hold 256 frames */
+#define ECHO_WAIT_MS  10000 /* for the last answer, on a loaded machine */
+/* The next echo of a session not answered: the AC may not have its data path written yet. */
+#define ECHO_RETRY_MS 1000
 
 struct load_session {
 	unsigned int index;
@@ -348,25 +351,32 @@ static bool is_answered(const struct load_session *s)
 	return s->answered;
 }
 
-/* One echo per session, ECHO_BATCH a pass; 0 when every session has its answer. */
+/*
+ * An echo to every session not answered yet, ECHO_BATCH a pass, a round every
+ * ECHO_RETRY_MS; 0 once every session has its answer, -1 after ECHO_WAIT_MS.
+ */
 static int traffic(void)
 {
-	uint64_t t0 = now_ms(), deadline = 0;
-	unsigned int sent = 0, shown = 0;
+	uint64_t t0 = now_ms(), deadline = t0 + ECHO_WAIT_MS, next_round = t0;
+	unsigned int next = nr_sessions, echoes = 0, shown = 0;
 
-	while (count(is_answered) < nr_sessions && !stop_requested) {
-		for (unsigned int b = 0; b < ECHO_BATCH && sent < nr_sessions; b++)
-			send_echo(&sessions[sent++]);
-		if (sent == nr_sessions && !deadline)
-			deadline = now_ms() + ECHO_WAIT_MS;
-		if (deadline && now_ms() > deadline)
-			break;
-		if (count(is_failed))
-			break;
+	while (count(is_answered) < nr_sessions && !stop_requested && !count(is_failed) &&
+	       now_ms() <= deadline) {
+		if (next == nr_sessions && now_ms() >= next_round) {
+			next = 0;
+			next_round = now_ms() + ECHO_RETRY_MS;
+		}
+		for (unsigned int b = 0; b < ECHO_BATCH && next < nr_sessions; next++) {
+			if (sessions[next].answered)
+				continue;
+			send_echo(&sessions[next]);
+			echoes++;
+			b++;
+		}
 		step();
 	}
-	printf("traffic %u of %u sessions answered in %llu ms\n", count(is_answered), nr_sessions,
-	       (unsigned long long)(now_ms() - t0));
+	printf("traffic %u of %u sessions answered in %llu ms, %u echoes sent\n",
+	       count(is_answered), nr_sessions, (unsigned long long)(now_ms() - t0), echoes);
 	for (unsigned int i = 0; i < nr_sessions && shown < 5; i++) {
 		if (sessions[i].answered)
 			continue;
