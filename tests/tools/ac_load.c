@@ -14,7 +14,8 @@
  * frame: the AC's data path decapsulates it, its stack answers, and the data path
  * encapsulates the answer; again each second while unanswered (the AC may write a session's
  * data path a little after its IPCP opened). Prints "traffic A of N sessions answered in MS
- * ms, E echoes sent" and exits 1 unless every session got its answer within 10 s. Holds the
+ * ms, E echoes sent" and exits 1 unless every session got its answer within 10 s. Counts the
+ * AC's LCP and IPCP Configure-Requests (one each per session when none was sent again). Holds the
  * sessions up (answers LCP echoes) until SIGUSR1 or SIGTERM, then sends a PADT for each,
  * --down-rate a second (default R), prints "down N in MS ms" and exits 0.
  */
@@ -34,13 +35,13 @@
 #include <unistd.h>
 
 #include "discovery.h"
+#include "fsm.h"
 #include "ppp.h"
 #include "pppoe_wire.h"
 #include "random.h"
 #include "session_frame.h"
 
 #define MAX_SESSIONS  4096
-#define PPP_IPV4      0x0021
 #define ECHO_LEN      64    /* IPv4 + ICMP header + payload of each echo request */
 #define ECHO_BATCH    32    /* echoes per loop pass: veth rings hold 256 frames */
 #define ECHO_WAIT_MS  10000 /* for the last answer, on a loaded machine */
@@ -62,6 +63,8 @@ static unsigned int nr_sessions;
 static int disc_fd = -1, sess_fd = -1, ifindex;
 static volatile sig_atomic_t stop_requested;
 static const char *user = "load", *password = "load";
+/* Configure-Requests from the AC, all sessions: one each per session unless it resent. */
+static unsigned long lcp_requests, ipcp_requests;
 
 static uint64_t now_ms(void)
 {
@@ -216,7 +219,7 @@ static void send_echo(struct load_session *s)
 	put16(icmp + 6, 1);
 	memset(icmp + 8, 0xa5, ECHO_LEN - 28);
 	put16(icmp + 2, inet_csum(icmp, ECHO_LEN - 20));
-	ppp_send(s, PPP_IPV4, ip, sizeof(ip));
+	ppp_send(s, PPP_PROTO_IPV4, ip, sizeof(ip));
 	s->echo_sent = true;
 }
 
@@ -260,11 +263,15 @@ static void read_socket(int fd, bool disc)
 		if (!s->ppp_on || session_frame_parse(buf, (size_t)n, &f, &why) ||
 		    f.session_id != s->session_id)
 			continue;
-		if (f.ppp_proto == PPP_IPV4) {
+		if (f.ppp_proto == PPP_PROTO_IPV4) {
 			ppp_data_seen(&s->ppp, now_ms());
 			if (s->echo_sent && is_our_answer(s, f.payload, f.payload_len))
 				s->answered = true;
 			continue;
+		}
+		if (f.payload_len && f.payload[0] == FSM_CONF_REQ) {
+			lcp_requests += f.ppp_proto == PPP_PROTO_LCP;
+			ipcp_requests += f.ppp_proto == PPP_PROTO_IPCP;
 		}
 		ppp_input(&s->ppp, now_ms(), f.ppp_proto, f.payload, f.payload_len);
 	}
@@ -481,6 +488,7 @@ int main(int argc, char **argv)
 	}
 	printf("up %u of %u in %llu ms\n", count(is_up), nr_sessions,
 	       (unsigned long long)(now_ms() - t0));
+	printf("configure-requests from the AC: LCP %lu, IPCP %lu\n", lcp_requests, ipcp_requests);
 	fflush(stdout);
 	if (traffic())
 		return 1;
