@@ -185,6 +185,7 @@ static void start_timer(struct fsm *f)
 static void begin_negotiation(struct fsm *f)
 {
 	f->peer_silent = true;
+	f->answer_due = false;
 	f->naks_sent = 0;
 	f->naks_received = 0;
 	if (f->ops->reset)
@@ -196,6 +197,7 @@ static void scr(struct fsm *f)
 	f->req_len = f->ops->build_request(f, f->req, sizeof(f->req));
 	/* A fresh identifier each time: a late reply to an older request is discarded. */
 	f->req_id = fsm_send_packet(f, FSM_CONF_REQ, f->req, f->req_len);
+	f->answer_due = false;
 	start_timer(f);
 }
 
@@ -500,7 +502,7 @@ static void rx_conf_req(struct fsm *f, uint8_t id, const uint8_t *opts, size_t l
 {
 	uint8_t reply[FSM_MAX_PACKET];
 	size_t reply_len = 0;
-	bool resend;
+	bool cut_timer;
 	int code;
 
 	switch (f->state) {
@@ -530,7 +532,7 @@ static void rx_conf_req(struct fsm *f, uint8_t id, const uint8_t *opts, size_t l
 	default:
 		break;
 	}
-	resend = f->state == FSM_REQ_SENT && f->peer_silent;
+	cut_timer = f->state == FSM_REQ_SENT && f->peer_silent;
 	f->peer_silent = false;
 	code = judge_request(f, opts, len, reply, &reply_len);
 	if (code < 0) {
@@ -539,8 +541,12 @@ static void rx_conf_req(struct fsm *f, uint8_t id, const uint8_t *opts, size_t l
 		reply_len = len;
 		code = FSM_CONF_REJ;
 	}
-	if (f->state == FSM_STOPPED || f->state == FSM_OPENED || resend)
+	if (f->state == FSM_STOPPED || f->state == FSM_OPENED)
 		scr(f);
+	else if (cut_timer && f->deadline > f->now_ms + FSM_PEER_ANSWER_MS) {
+		f->deadline = f->now_ms + FSM_PEER_ANSWER_MS;
+		f->answer_due = true;
+	}
 	send_judgement(f, code, id, reply, reply_len);
 	if (code == FSM_CONF_ACK) { /* RCR+ */
 		switch (f->state) {
@@ -642,6 +648,10 @@ static bool answers_our_request(struct fsm *f, uint8_t id)
 	if (id != f->req_id) {
 		f->drops[FSM_DROP_STALE_ID]++;
 		return false;
+	}
+	if (f->answer_due) { /* it heard ours after all: the restart timer as the RFC has it */
+		f->answer_due = false;
+		f->deadline = f->now_ms + f->restart_ms;
 	}
 	return true;
 }

@@ -10,12 +10,16 @@
 #
 # tests/tools/ac_load runs the client side of every session with the pure cores of pppoe/.
 # Cases: up_down (AC_LOAD_SESSIONS sessions, default 100, at AC_LOAD_RATE a second, default
-# 200: every one reaches IPCP, the AC lists them all with a netdev each; then a PADT for each
-# at the same rate: within 10 s none is listed and no pxs netdev is left; no control frame
-# was lost in a socket buffer); rate_limit (40 sessions, --padi-rate 10: discovery frames are
-# refused and counted, every session still comes up through its retries); tc_setup (N sessions
-# in mode xdp, then in mode tc: tc takes at most twice as long). Prints the set-up and teardown
-# times. Name cases as arguments to run only those: test_ac_load.sh up_down
+# 200: every one reaches IPCP, the AC lists them all with a netdev each; one ICMP echo per
+# session to the AC's address is answered, in and out through the AC's XDP programs (their
+# decap and encap counters; ld0 has GRO on, which a veth needs to take the AC's XDP
+# redirects); then a PADT for each at the same rate: within 10 s none is listed and no pxs
+# netdev is left; no control frame was lost in a socket buffer); rate_limit (40 sessions,
+# --padi-rate 10: discovery frames are refused and counted, every session still comes up
+# through its retries); tc_setup (N sessions in mode xdp, then in mode tc: tc takes at most
+# twice as long); no_gro (ld0 without GRO takes no XDP redirects: the AC's answers are lost,
+# and its status counts each under redirects_refused, EOPNOTSUPP). Prints the set-up
+# and teardown times. Name cases as arguments to run only those: test_ac_load.sh up_down
 PXP_NS_PREFIX=pxl$$-
 . "$(dirname "$0")/lib.sh"
 
@@ -35,6 +39,18 @@ status_get() { server status ac0 | awk -v key="$1" -F': ' '$1 == key { print $2;
 status_nested() {
 	server status ac0 | awk -v key="    $1" -F': ' '$1 == key { n = $2 } END { print n + 0 }'
 }
+# dp_total decap|encap: the AC's data path total (the XDP programs' counters).
+dp_total() {
+	server stats ac0 | awk -v col="$1" '
+		$1 == "queue" { for (i = 1; i <= NF; i++) if ($i == col) c = i }
+		$1 == "total" { print $c + 0; exit }'
+}
+# refused KEY: a counter of the AC's redirects_refused section (total, EOPNOTSUPP...), 0 if absent.
+refused() {
+	server status ac0 | awk -v key="  $1" -F': ' '
+		/^[^ ]/ { in_s = ($1 == "redirects_refused") }
+		in_s && $1 == key { n = $2 } END { print n + 0 }'
+}
 sessions_are() { [ "$(status_get session_count 2>/dev/null)" = "$1" ]; }
 netdevs() { ip -n "$NS_AC" -o link show | grep -c ' pxs[0-9]*@' || true; }
 
@@ -47,6 +63,7 @@ start_server() { # [extra args]
 reset() {
 	server down ac0 >/dev/null 2>&1
 	end_ns_pids "$NS_AC" "$NS_LD"
+	ip netns exec "$NS_LD" ethtool -K ld0 gro on >/dev/null 2>&1 # no_gro turns it off
 	sleep 0.2
 	return 0
 }
@@ -59,7 +76,10 @@ load_up() {
 	LOAD_PID=$!
 	on_cleanup "kill -9 $LOAD_PID"
 	wait_for 70 grep -q '^up\|FAIL' "$out"
-	grep -q '^up' "$out" || fail "sessions did not come up: $(tail -3 "$out")"
+	grep -q '^up' "$out" || fail "sessions did not come up: $(tail -3 "$out")" || return 1
+	wait_for 20 grep -q '^traffic\|FAIL' "$out"
+	grep -q "^traffic $N of $N " "$out" ||
+		fail "not every session's echo was answered: $(grep -v '^up' "$out" | tail -4)"
 }
 
 # PADTs for all, then the AC must list none and have deleted every netdev within 10 s.
@@ -87,13 +107,17 @@ test_up_down() {
 	[ "$(status_get sessions_established)" = "$N" ] ||
 		fail "$(status_get sessions_established) of $N sessions established" || return 1
 	[ "$(netdevs)" = "$N" ] || fail "$(netdevs) pxs netdevs for $N sessions" || return 1
+	# The echoes and their answers went through the XDP programs, not the daemon.
+	[ "$(dp_total decap)" -ge "$N" ] && [ "$(dp_total encap)" -ge "$N" ] ||
+		fail "the data path moved $(dp_total decap) echoes in, $(dp_total encap) out" || return 1
+	[ "$(refused total)" = 0 ] || fail "$(refused total) redirects refused with GRO on" || return 1
 	load_down || return 1
 	[ "$(status_get sessions_up_total)" = "$N" ] ||
 		fail "sessions_up_total $(status_get sessions_up_total), not $N" || return 1
 	drops=$(($(status_nested discovery) + $(status_nested session)))
 	[ "$drops" = 0 ] || fail "$drops control frames dropped by full socket buffers" || return 1
-	echo "# $N sessions at $RATE/s: $(head -1 "$PXP_TMP/load.out"); none listed" \
-		"$DOWN_MS ms after the PADTs began"
+	echo "# $N sessions at $RATE/s: $(head -1 "$PXP_TMP/load.out");" \
+		"$(grep '^traffic' "$PXP_TMP/load.out"); none listed $DOWN_MS ms after the PADTs began"
 }
 
 # up_in MODE: sets UP_MS to ac_load's set-up time of N sessions at RATE against an AC in
@@ -138,8 +162,32 @@ test_rate_limit() {
 		"$(head -1 "$PXP_TMP/load.out")"
 }
 
+# ld0 without GRO (and no XDP program) takes no XDP redirects: every echo answer the AC's
+# data path redirects to ac0 is dropped by the kernel, and the AC must count each as refused.
+test_no_gro() {
+	local out=$PXP_TMP/load.out N=10 refused_n
+	reset
+	ip netns exec "$NS_LD" ethtool -K ld0 gro off >/dev/null || fail "ethtool -K ld0 gro off" || return 1
+	# XDP's transmit half is what a veth without GRO refuses (a tc redirect it takes).
+	start_server --mode xdp || return 1
+	ip netns exec "$NS_LD" "$LOAD" --iface ld0 --sessions "$N" --rate "$RATE" \
+		--user load --password load-secret --timeout 60 >"$out" 2>&1 &
+	LOAD_PID=$!
+	on_cleanup "kill -9 $LOAD_PID"
+	wait_for 70 grep -q '^traffic\|FAIL' "$out"
+	grep -q "^traffic 0 of $N " "$out" || fail "answers came back without GRO: $(tail -3 "$out")" ||
+		return 1
+	wait "$LOAD_PID"
+	[ "$(dp_total encap)" -ge "$N" ] || fail "only $(dp_total encap) answers encapsulated" || return 1
+	refused_n=$(refused EOPNOTSUPP)
+	[ "$refused_n" -ge "$N" ] && [ "$(refused total)" = "$refused_n" ] ||
+		fail "$N answers lost, the AC counts $(refused total) refused ($refused_n EOPNOTSUPP)" ||
+		return 1
+	echo "# ld0 without GRO: $refused_n of $(dp_total encap) redirects to ac0 refused (EOPNOTSUPP)"
+}
+
 cases_named "$@"
-suite_needs ac_load ip
+suite_needs ac_load ip ethtool
 [ -x "$LOAD" ] || {
 	echo "FAIL ac_load/build: $LOAD is missing (run make)"
 	exit 1
@@ -149,7 +197,8 @@ for ns in "$NS_AC" "$NS_LD"; do
 	ip -n "$ns" link set lo up
 done
 ip link add ac0 netns "$NS_AC" type veth peer name ld0 netns "$NS_LD" &&
-	ip -n "$NS_AC" link set ac0 up && ip -n "$NS_LD" link set ld0 up || {
+	ip -n "$NS_AC" link set ac0 up && ip -n "$NS_LD" link set ld0 up &&
+	ip netns exec "$NS_LD" ethtool -K ld0 gro on >/dev/null || {
 	echo "FAIL ac_load/topology: cannot build the namespaces"
 	exit 1
 }
@@ -160,4 +209,5 @@ on_cleanup reset
 case_ ac_load/up_down test_up_down
 case_ ac_load/rate_limit test_rate_limit
 case_ ac_load/tc_setup test_tc_setup
+case_ ac_load/no_gro test_no_gro
 tests_done

@@ -141,7 +141,7 @@ start_ac() {
 		--keepalive "3 1" >"$PXP_TMP/server.out" 2>&1 || fail "the AC did not start: $(cat "$PXP_TMP/server.out")"
 }
 
-client_sessions() { field "$(client status wan0 2>/dev/null)" sessions; }
+client_sessions() { field "$(client status wan0 2>/dev/null)" sessions_up_total; }
 client_has_sessions() { [ "$(client_sessions)" = "$1" ] && [ "$(field "$(client status wan0)" state)" = up ]; }
 
 # One client daemon with --persist across PERSIST_CYCLES sessions, each ended by the AC's

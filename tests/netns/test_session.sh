@@ -210,7 +210,7 @@ test_persist() {
 	server down isp0 || fail "server down failed" || return 1
 	start_server pap || return 1
 	wait_for $((holdoff + 10)) client_is_up || fail "not back up within holdoff + 10 s" || return 1
-	[ "$(status_get client sessions)" = 2 ] || fail "expected a second session"
+	[ "$(status_get client sessions_up_total)" = 2 ] || fail "expected a second session"
 }
 
 # The AC crashes (no Terminate, no PADT) and comes back: the keepalive notices, and
@@ -222,7 +222,7 @@ test_persist_after_crash() {
 	kill9_and_wait "$(status_get server pid)" || fail "the killed AC did not die" || return 1
 	start_server pap || return 1
 	# keepalive "3 1": about 4 s to notice, up to 6 s of Terminate retries, holdoff 1 s.
-	wait_for 20 sh -c "[ \"\$(env PPPOE_XP_RUN_DIR=$RUN_C ip netns exec $NS_ROUTER $B status wan0 | awk -F': ' '\$1==\"sessions\" {print \$2}')\" = 2 ]" ||
+	wait_for 20 sh -c "[ \"\$(env PPPOE_XP_RUN_DIR=$RUN_C ip netns exec $NS_ROUTER $B status wan0 | awk -F': ' '\$1==\"sessions_up_total\" {print \$2}')\" = 2 ]" ||
 		fail "no second session within 20 s: $(status_get client last_error)" || return 1
 	wait_for 10 client_is_up || fail "second session not up" || return 1
 	in_ns "$NS_ROUTER" ping -c 1 -W 2 100.64.1.1 >/dev/null || fail "no traffic after the AC restart"

@@ -9,10 +9,15 @@
  *           [--timeout S]
  *
  * Starts R sessions a second (default 100) and prints "up N of N in MS ms" once all reached
- * IPCP Opened (exit 1 with "FAIL ..." after --timeout S, default 60). Holds them up (answers
- * echoes) until SIGUSR1 or SIGTERM, then sends a PADT for each, --down-rate a second
- * (default R), prints
- * "down N in MS ms" and exits 0.
+ * IPCP Opened (exit 1 with "FAIL ..." after --timeout S, default 60). Then one ICMP echo
+ * request per session, from the address IPCP gave it to the AC's, as a PPP session data
+ * frame: the AC's data path decapsulates it, its stack answers, and the data path
+ * encapsulates the answer; again each second while unanswered (the AC may write a session's
+ * data path a little after its IPCP opened). Prints "traffic A of N sessions answered in MS
+ * ms, E echoes sent" and exits 1 unless every session got its answer within 10 s. Counts the
+ * AC's LCP and IPCP Configure-Requests (one each per session when none was sent again). Holds the
+ * sessions up (answers LCP echoes) until SIGUSR1 or SIGTERM, then sends a PADT for each,
+ * --down-rate a second (default R), prints "down N in MS ms" and exits 0.
  */
 #include <arpa/inet.h>
 #include <errno.h>
@@ -30,12 +35,18 @@
 #include <unistd.h>
 
 #include "discovery.h"
+#include "fsm.h"
 #include "ppp.h"
 #include "pppoe_wire.h"
 #include "random.h"
 #include "session_frame.h"
 
-#define MAX_SESSIONS 4096
+#define MAX_SESSIONS  4096
+#define ECHO_LEN      64    /* IPv4 + ICMP header + payload of each echo request */
+#define ECHO_BATCH    32    /* echoes per loop pass: veth rings hold 256 frames */
+#define ECHO_WAIT_MS  10000 /* for the last answer, on a loaded machine */
+/* The next echo of a session not answered: the AC may not have its data path written yet. */
+#define ECHO_RETRY_MS 1000
 
 struct load_session {
 	unsigned int index;
@@ -44,7 +55,7 @@ struct load_session {
 	struct ppp ppp;
 	uint16_t session_id;
 	uint8_t ac_mac[PXP_ETH_ALEN];
-	bool started, ppp_on, up, failed, ended;
+	bool started, ppp_on, up, failed, ended, echo_sent, answered;
 };
 
 static struct load_session *sessions;
@@ -52,6 +63,8 @@ static unsigned int nr_sessions;
 static int disc_fd = -1, sess_fd = -1, ifindex;
 static volatile sig_atomic_t stop_requested;
 static const char *user = "load", *password = "load";
+/* Configure-Requests from the AC, all sessions: one each per session unless it resent. */
+static unsigned long lcp_requests, ipcp_requests;
 
 static uint64_t now_ms(void)
 {
@@ -170,6 +183,59 @@ static struct load_session *session_for(const uint8_t *dst)
 	return i < nr_sessions && sessions[i].started ? &sessions[i] : NULL;
 }
 
+static uint16_t inet_csum(const uint8_t *p, size_t len)
+{
+	uint32_t sum = 0;
+
+	for (size_t i = 0; i + 1 < len; i += 2)
+		sum += (uint32_t)p[i] << 8 | p[i + 1];
+	if (len & 1)
+		sum += (uint32_t)p[len - 1] << 8;
+	while (sum >> 16)
+		sum = (sum & 0xffff) + (sum >> 16);
+	return (uint16_t)~sum;
+}
+
+static void put16(uint8_t *p, uint16_t v)
+{
+	p[0] = (uint8_t)(v >> 8);
+	p[1] = (uint8_t)v;
+}
+
+/* An ICMP echo request from the session's address, identifier = the session's index. */
+static void send_echo(struct load_session *s)
+{
+	struct ppp_status st;
+	uint8_t ip[ECHO_LEN] = { 0x45, 0, 0, 0, 0, 0, 0x40, 0, 64, 1 };
+	uint8_t *icmp = ip + 20;
+
+	ppp_get_status(&s->ppp, &st);
+	put16(ip + 2, ECHO_LEN);
+	memcpy(ip + 12, &st.local_ip, 4);
+	memcpy(ip + 16, &st.peer_ip, 4);
+	put16(ip + 10, inet_csum(ip, 20));
+	icmp[0] = 8; /* echo request */
+	put16(icmp + 4, (uint16_t)s->index);
+	put16(icmp + 6, 1);
+	memset(icmp + 8, 0xa5, ECHO_LEN - 28);
+	put16(icmp + 2, inet_csum(icmp, ECHO_LEN - 20));
+	ppp_send(s, PPP_PROTO_IPV4, ip, sizeof(ip));
+	s->echo_sent = true;
+}
+
+/* True if an IPv4 packet is the echo reply to this session's request. */
+static bool is_our_answer(const struct load_session *s, const uint8_t *ip, size_t len)
+{
+	size_t ihl;
+
+	if (len < 20 || ip[0] >> 4 != 4)
+		return false;
+	ihl = (size_t)(ip[0] & 0xf) * 4;
+	if (ihl < 20 || len < ihl + 8 || ip[9] != 1)
+		return false;
+	return ip[ihl] == 0 && (ip[ihl + 4] << 8 | ip[ihl + 5]) == (int)s->index;
+}
+
 static void read_socket(int fd, bool disc)
 {
 	uint8_t buf[2048];
@@ -197,6 +263,16 @@ static void read_socket(int fd, bool disc)
 		if (!s->ppp_on || session_frame_parse(buf, (size_t)n, &f, &why) ||
 		    f.session_id != s->session_id)
 			continue;
+		if (f.ppp_proto == PPP_PROTO_IPV4) {
+			ppp_data_seen(&s->ppp, now_ms());
+			if (s->echo_sent && is_our_answer(s, f.payload, f.payload_len))
+				s->answered = true;
+			continue;
+		}
+		if (f.payload_len && f.payload[0] == FSM_CONF_REQ) {
+			lcp_requests += f.ppp_proto == PPP_PROTO_LCP;
+			ipcp_requests += f.ppp_proto == PPP_PROTO_IPCP;
+		}
 		ppp_input(&s->ppp, now_ms(), f.ppp_proto, f.payload, f.payload_len);
 	}
 }
@@ -275,6 +351,47 @@ static bool is_up(const struct load_session *s)
 static bool is_failed(const struct load_session *s)
 {
 	return s->failed;
+}
+
+static bool is_answered(const struct load_session *s)
+{
+	return s->answered;
+}
+
+/*
+ * An echo to every session not answered yet, ECHO_BATCH a pass, a round every
+ * ECHO_RETRY_MS; 0 once every session has its answer, -1 after ECHO_WAIT_MS.
+ */
+static int traffic(void)
+{
+	uint64_t t0 = now_ms(), deadline = t0 + ECHO_WAIT_MS, next_round = t0;
+	unsigned int next = nr_sessions, echoes = 0, shown = 0;
+
+	while (count(is_answered) < nr_sessions && !stop_requested && !count(is_failed) &&
+	       now_ms() <= deadline) {
+		if (next == nr_sessions && now_ms() >= next_round) {
+			next = 0;
+			next_round = now_ms() + ECHO_RETRY_MS;
+		}
+		for (unsigned int b = 0; b < ECHO_BATCH && next < nr_sessions; next++) {
+			if (sessions[next].answered)
+				continue;
+			send_echo(&sessions[next]);
+			echoes++;
+			b++;
+		}
+		step();
+	}
+	printf("traffic %u of %u sessions answered in %llu ms, %u echoes sent\n",
+	       count(is_answered), nr_sessions, (unsigned long long)(now_ms() - t0), echoes);
+	for (unsigned int i = 0; i < nr_sessions && shown < 5; i++) {
+		if (sessions[i].answered)
+			continue;
+		fprintf(stderr, "session %u (id %u): no echo reply\n", i, sessions[i].session_id);
+		shown++;
+	}
+	fflush(stdout);
+	return count(is_answered) == nr_sessions ? 0 : -1;
 }
 
 int main(int argc, char **argv)
@@ -371,7 +488,10 @@ int main(int argc, char **argv)
 	}
 	printf("up %u of %u in %llu ms\n", count(is_up), nr_sessions,
 	       (unsigned long long)(now_ms() - t0));
+	printf("configure-requests from the AC: LCP %lu, IPCP %lu\n", lcp_requests, ipcp_requests);
 	fflush(stdout);
+	if (traffic())
+		return 1;
 	while (!stop_requested) {
 		step();
 		if (count(is_failed)) {

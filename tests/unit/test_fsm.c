@@ -430,8 +430,10 @@ TEST(nak_loop_bounded)
 
 /*
  * Beyond RFC 1661: the peer's first Configure-Request in Req-Sent, before anything else
- * was heard from it, shows that our own first request was sent before the peer listened
- * (pppd's kernel channel attaches after PADS): it is sent again at once, with a fresh id.
+ * was heard from it, says the peer listens now, not whether it heard our first request
+ * (pppd's kernel channel attaches after PADS and loses it). The restart timer is cut to
+ * FSM_PEER_ANSWER_MS: a peer that does not answer ours by then gets it again, with a fresh
+ * id, instead of after the restart timer.
  */
 TEST(first_peer_request_resends_ours)
 {
@@ -445,14 +447,55 @@ TEST(first_peer_request_resends_ours)
 	first_id = f.req_id;
 	actions[0] = '\0';
 	verdict = FSM_ACK;
-	inject(FSM_CONF_REQ, 7, opts, sizeof(opts));
-	CHECK(!strcmp(actions, "scr,sca"));
+	inject(FSM_CONF_REQ, 7, opts, sizeof(opts)); /* at 2000 ms */
+	CHECK(!strcmp(actions, "sca"));
 	CHECK_EQ(f.state, FSM_ACK_SENT);
+	CHECK_EQ(fsm_deadline(&f), 2000 + FSM_PEER_ANSWER_MS);
+	fsm_timer(&f, 2000 + FSM_PEER_ANSWER_MS - 1);
+	CHECK(!strcmp(actions, "sca"));
+	fsm_timer(&f, 2000 + FSM_PEER_ANSWER_MS);
+	CHECK(!strcmp(actions, "sca,scr"));
 	CHECK(f.req_id != first_id);
+	CHECK_EQ(fsm_deadline(&f), 2000 + FSM_PEER_ANSWER_MS + 3000);
 	/* Only the first time: later requests are judged as the RFC says. */
 	actions[0] = '\0';
 	inject(FSM_CONF_REQ, 8, opts, sizeof(opts));
 	CHECK(!strcmp(actions, "sca"));
+	CHECK_EQ(fsm_deadline(&f), 2000 + FSM_PEER_ANSWER_MS + 3000);
+}
+
+/* A peer that heard our first request (our AC, BNG Blaster) answers it: nothing goes twice. */
+TEST(first_peer_request_then_answer_no_resend)
+{
+	static const uint8_t opts[] = { 1, 3, 0x42 };
+
+	setup(FSM_INITIAL);
+	fsm_open(&f, 0);
+	fsm_up(&f, 0);
+	actions[0] = '\0';
+	verdict = FSM_ACK;
+	inject(FSM_CONF_REQ, 7, opts, sizeof(opts));
+	inject(FSM_CONF_ACK, f.req_id, opts, sizeof(opts));
+	CHECK(!strcmp(actions, "sca,tlu"));
+	CHECK_EQ(f.state, FSM_OPENED);
+	fsm_timer(&f, 2000 + FSM_PEER_ANSWER_MS);
+	CHECK(!strcmp(actions, "sca,tlu"));
+
+	/* The same when we Nak the peer's request: its Ack of ours brings back the RFC timer. */
+	setup(FSM_INITIAL);
+	fsm_open(&f, 0);
+	fsm_up(&f, 0);
+	actions[0] = '\0';
+	verdict = FSM_NAK;
+	inject(FSM_CONF_REQ, 7, opts, sizeof(opts));
+	CHECK_EQ(f.state, FSM_REQ_SENT);
+	inject(FSM_CONF_ACK, f.req_id, opts, sizeof(opts));
+	CHECK_EQ(f.state, FSM_ACK_RCVD);
+	CHECK(!strcmp(actions, "scn"));
+	CHECK_EQ(fsm_deadline(&f), 2000 + 3000);
+	fsm_timer(&f, 2000 + FSM_PEER_ANSWER_MS);
+	CHECK(!strcmp(actions, "scn"));
+	verdict = FSM_ACK;
 }
 
 TEST(stale_identifier_ignored)
@@ -556,6 +599,7 @@ int main(void)
 	RUN(nak_loop_bounded);
 	RUN(stale_identifier_ignored);
 	RUN(first_peer_request_resends_ours);
+	RUN(first_peer_request_then_answer_no_resend);
 	RUN(ack_must_match_request);
 	RUN(reject_must_name_our_options);
 	RUN(padding_after_length_ignored);

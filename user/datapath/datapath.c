@@ -26,6 +26,7 @@
 #include "pxp_maps.h"
 #include "pxp_mtu.h"
 #include "session_netdev.h"
+#include "xmit_watch.h"
 
 /* The engine's sockets: WAN queue q at key q, hidden-peer queue q at key PEER_XSK_BASE + q. */
 #define WAN_XSK_BASE		 0
@@ -69,6 +70,7 @@ struct pxp_dp {
 	uint32_t retire_group;
 	unsigned int nr_retired;
 	struct engine *engine;
+	struct pxp_xmit_watch *xmit_watch; /* NULL: refused redirects are not counted */
 };
 
 /* The modes' names, once: status, logs and --mode all use these. */
@@ -508,6 +510,19 @@ int pxp_dp_attach(struct pxp_dp **dpp, const char *wan_ifname, enum pxp_dp_mode 
 				    vlan_id);
 }
 
+/* An XDP transmit half redirects to the WAN port: count what its driver refuses. */
+static void watch_redirects(struct pxp_dp *dp)
+{
+	int err;
+
+	if (dp->tx != PXP_DP_HALF_XDP || dp->mode == PXP_DP_AFXDP)
+		return;
+	err = pxp_xmit_watch_start(dp->wan.ifindex, &dp->xmit_watch);
+	if (err)
+		pxp_warn("%s: frames its driver refuses after an XDP redirect are not counted: %s",
+			 dp->wan_name, strerror(-err));
+}
+
 static void log_attached(const struct pxp_dp *dp)
 {
 	char halves[64];
@@ -624,6 +639,7 @@ int pxp_dp_attach_halves(struct pxp_dp **dpp, const char *wan_ifname, enum pxp_d
 		}
 		dp->wan_prog_id = dp->wan_tc.prog_id;
 		dp->mode = mode;
+		watch_redirects(dp);
 		log_attached(dp);
 		*dpp = dp;
 		return 0;
@@ -650,6 +666,7 @@ int pxp_dp_attach_halves(struct pxp_dp **dpp, const char *wan_ifname, enum pxp_d
 		dp->mode = mode;
 	else
 		dp->mode = dp->xdp_flags == XDP_FLAGS_DRV_MODE ? PXP_DP_XDP : PXP_DP_GENERIC;
+	watch_redirects(dp);
 	log_attached(dp);
 	*dpp = dp;
 	return 0;
@@ -1005,10 +1022,16 @@ void pxp_dp_detach(struct pxp_dp *dp)
 		detach_attached(dp->wan.ifindex, pxp_dp_fd_prog_wan(&dp->progs), dp->xdp_flags);
 	if (dp->vlan_strip_was_on)
 		pxp_wan_set_vlan_strip(dp->wan_name, true, NULL);
+	pxp_xmit_watch_stop(dp->xmit_watch);
 	pxp_dp_progs_destroy(&dp->progs);
 	free(dp->sessions);
 	free(dp->slot_by_id);
 	free(dp);
+}
+
+int pxp_dp_redirects_refused(const struct pxp_dp *dp, uint64_t *by_errno, unsigned int n)
+{
+	return dp->xmit_watch ? pxp_xmit_watch_read(dp->xmit_watch, by_errno, n) : -ENOENT;
 }
 
 /* The programs' counters of one queue into its report, by the field each counter adds into. */

@@ -140,6 +140,13 @@ const char *pxp_dp_mode_name(enum pxp_dp_mode mode);
 int pxp_dp_mode_parse(const char *name, enum pxp_dp_mode *mode);
 int pxp_dp_get_stats(struct pxp_dp *dp, struct pxp_dp_stats *st);
 /*
+ * Frames our XDP redirects sent to the WAN port that its driver refused, by the driver's
+ * errno (by_errno[0]: none given, or errno n and above): a veth whose peer has neither XDP
+ * nor GRO refuses every one with ENXIO. -ENOENT when they are not counted (no XDP transmit
+ * half, or a kernel without BTF tracing).
+ */
+int pxp_dp_redirects_refused(const struct pxp_dp *dp, uint64_t *by_errno, unsigned int n);
+/*
  * Remove what a crashed run left on this WAN port and session netdev name, if anything, by
  * name: for a caller that knows nobody else uses those (the AC's pxs<N>, test tools).
  */

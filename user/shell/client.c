@@ -76,8 +76,8 @@ struct client {
 	char fatal_pending[160];		 /* non-empty: close the link for this reason */
 	bool stop_requested;
 
-	unsigned int failures; /* consecutive attempts that never reached IPCP */
-	unsigned int sessions; /* sessions that reached IPCP */
+	unsigned int failures;		/* consecutive attempts that never reached IPCP */
+	unsigned int sessions_up_total; /* sessions that reached IPCP */
 	int exit_code;
 	char last_error[256];
 
@@ -324,7 +324,7 @@ static void ipv4_up(struct client *c, uint64_t now)
 	c->up_since_ms = now;
 	c->setup_ms = now - c->attempt_start_ms;
 	c->failures = 0;
-	c->sessions++;
+	c->sessions_up_total++;
 	c->last_error[0] = '\0';
 	pxp_info("session %u up on %s in %" PRIu64 " ms: %s peer %s, MTU %u", c->sess.session_id,
 		 c->o->ifname, c->setup_ms, local, peer, c->sess.mtu);
@@ -859,7 +859,8 @@ static void write_status(struct session_shell *sh, FILE *out, bool json)
 	shell_status_disc_counters(&w, c->disc.rx_frames, c->disc.tx_frames, c->disc.drops);
 	status_object_end(&w);
 	shell_status_frames(sh, &w, &st);
-	status_u64(&w, "sessions", c->sessions);
+	shell_status_refused(sh, &w);
+	status_u64(&w, "sessions_up_total", c->sessions_up_total);
 	status_u64(&w, "failures", c->failures);
 	status_str(&w, "last_error", c->last_error[0] ? c->last_error : NULL);
 	status_end(&w);

@@ -601,6 +601,7 @@ static void write_status(struct session_shell *sh, FILE *out, bool json)
 	shell_status_disc_counters(&w, srv->ac->rx_frames, srv->ac->tx_frames, srv->ac->drops);
 	status_object_end(&w);
 	shell_status_frames(sh, &w, NULL);
+	shell_status_refused(sh, &w);
 	if (srv->v6_open)
 		v6ac_status(&srv->v6, &w);
 	status_end(&w);

@@ -161,6 +161,39 @@ void shell_status_frames(struct session_shell *sh, struct status_writer *w,
 	status_object_end(w);
 }
 
+/* The errnos a driver's ndo_xdp_xmit gives, by name; others are "errno_N". */
+#define REFUSED_ERRNOS 128
+static const char *const refused_names[] = {
+	[0] = "unknown",	 [ENXIO] = "ENXIO",	  [ENOMEM] = "ENOMEM",
+	[EINVAL] = "EINVAL",	 [ENOSPC] = "ENOSPC",	  [EOPNOTSUPP] = "EOPNOTSUPP",
+	[ENETDOWN] = "ENETDOWN", [EMSGSIZE] = "EMSGSIZE",
+};
+
+void shell_status_refused(struct session_shell *sh, struct status_writer *w)
+{
+	uint64_t by_errno[REFUSED_ERRNOS], total = 0;
+	unsigned int i;
+
+	if (!sh->dp || pxp_dp_redirects_refused(sh->dp, by_errno, REFUSED_ERRNOS))
+		return;
+	status_object_begin(w, "redirects_refused");
+	for (i = 0; i < REFUSED_ERRNOS; i++)
+		total += by_errno[i];
+	status_u64(w, "total", total);
+	for (i = 0; i < REFUSED_ERRNOS; i++) {
+		char name[16];
+
+		if (!by_errno[i])
+			continue;
+		if (i < sizeof(refused_names) / sizeof(refused_names[0]) && refused_names[i])
+			snprintf(name, sizeof(name), "%s", refused_names[i]);
+		else
+			snprintf(name, sizeof(name), "errno_%u", i);
+		status_u64(w, name, by_errno[i]);
+	}
+	status_object_end(w);
+}
+
 /* ------------------------------------------------------------ sockets */
 
 void shell_index_session(struct session_shell *sh, struct shell_session *s, bool add)

@@ -150,6 +150,8 @@ void shell_session_end(struct shell_session *s);
 void shell_status_begin(struct session_shell *sh, struct status_writer *w, FILE *out, bool json);
 void shell_status_disc_counters(struct status_writer *w, uint64_t rx, uint64_t tx,
 				const uint64_t drops[PPPOE_DROP_REASON_COUNT]);
+/* redirects_refused: what the WAN port's driver refused after our XDP redirects, by errno. */
+void shell_status_refused(struct session_shell *sh, struct status_writer *w);
 /* link: the counters of the one PPP link (client), or NULL for many sessions. */
 void shell_status_frames(struct session_shell *sh, struct status_writer *w,
 			 const struct ppp_status *link);
