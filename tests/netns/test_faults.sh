@@ -47,7 +47,7 @@ cfield() { client status wan0 2>/dev/null | field_of "$1"; }
 sfield() { server status isp0 2>/dev/null | field_of "$1"; }
 client_is_up() { [ "$(cfield state)" = up ]; }
 client_gone() { ! client status wan0 >/dev/null 2>&1; }
-client_sessions_are() { [ "$(cfield sessions)" = "$1" ] && client_is_up; }
+client_sessions_are() { [ "$(cfield sessions_up_total)" = "$1" ] && client_is_up; }
 # The session ended and the --persist daemon tries again (holdoff, or discovery).
 client_retrying() { case $(cfield state) in holdoff | discovery) return 0 ;; esac; return 1; }
 server_sessions_are() { [ "$(sfield session_count)" = "$1" ]; }
@@ -154,7 +154,7 @@ test_wan_down_up() {
 	# Five more replies: the echo timeout has passed with the link back.
 	wait_for 20 echo_replies_above $((replies + 5)) ||
 		fail "no Echo-Replies after a 1 s blip: state $(cfield state), $(cfield last_error)" || return 1
-	[ "$(cfield session_id)" = "$sid" ] && [ "$(cfield sessions)" = 1 ] ||
+	[ "$(cfield session_id)" = "$sid" ] && [ "$(cfield sessions_up_total)" = 1 ] ||
 		fail "a 1 s blip ended session $sid: $(cfield last_error)" || return 1
 	ping_ac || fail "no traffic after a 1 s blip" || return 1
 	# The same on the AC's port: the client sees only its carrier go.
@@ -392,7 +392,7 @@ test_run_dir_full() {
 		--persist --holdoff 1 >"$PXP_TMP/full.out" 2>&1 || fail "up with room failed: $(cat "$PXP_TMP/full.out")" || return 1
 	full_fill || fail "cannot fill $FULL" || return 1
 	server down isp0 >/dev/null && start_server || fail "cannot restart the AC" || return 1
-	wait_for 20 sh -c "PPPOE_XP_RUN_DIR=$FULL ip netns exec $NS_ROUTER $B status wan0 | grep -qx 'sessions: 2'" ||
+	wait_for 20 sh -c "PPPOE_XP_RUN_DIR=$FULL ip netns exec $NS_ROUTER $B status wan0 | grep -qx 'sessions_up_total: 2'" ||
 		fail "no second session with $FULL full: $(full_client status wan0 | field_of last_error)" || return 1
 	kill9_and_wait "$(full_client status wan0 | field_of pid)" || fail "the killed client did not die" || return 1
 	full_client down wan0 >"$PXP_TMP/down.out" 2>&1 || fail "down after kill -9 failed: $(cat "$PXP_TMP/down.out")" || return 1

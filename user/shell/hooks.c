@@ -21,10 +21,7 @@
 
 #include "container_of.h"
 #include "log.h"
-
-#ifndef SYS_pidfd_open
-#define SYS_pidfd_open 434
-#endif
+#include "pidfd.h"
 
 /* pppd clears the environment; its scripts set PATH themselves, but give them pppd's. */
 #define HOOK_PATH "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"
@@ -398,7 +395,7 @@ static int start(struct hook_child *c, enum hook_kind kind, const struct hook_se
 		runner(&cmd, paths, n, pipe_fd[1], null_fd);
 	c->kind = kind;
 	c->pid = pid;
-	c->pidfd = (int)syscall(SYS_pidfd_open, pid, 0);
+	c->pidfd = pxp_pidfd_open(pid);
 	c->out_fd = pipe_fd[0];
 	pipe_fd[0] = -1;
 	fcntl(c->out_fd, F_SETFL, O_NONBLOCK);

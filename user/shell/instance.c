@@ -15,6 +15,7 @@
 #include "daemon.h"
 #include "discovery.h"
 #include "log.h"
+#include "pidfd.h"
 #include "mac.h"
 #include "pppoe_tags.h"
 #include "raw_socket.h"
@@ -307,6 +308,25 @@ static int record_read(const char *iface, struct instance_record *r)
 	if (err)
 		pxp_warn("ignoring the unreadable record %s", path);
 	return err;
+}
+
+int instance_pidfd(const char *iface)
+{
+	struct instance_record r;
+	int fd, err;
+
+	err = record_read(iface, &r);
+	if (err)
+		return err;
+	fd = pxp_pidfd_open(r.pid);
+	if (fd < 0)
+		return -errno;
+	/* Opened first, checked after: the pid cannot be reused while the descriptor is held. */
+	if (!instance_alive(&r)) {
+		close(fd);
+		return -ESRCH;
+	}
+	return fd;
 }
 
 void instance_record_remove(const char *iface)
