@@ -189,7 +189,10 @@ def headline(out, rows):
     hk, hc = grid(rows, "host")
     gk, gc = grid(rows, "guest")
     keys = [k for k in hk if k[0] == "tcp"] + [k for k in gk if k[0] == "tcp" and k not in hk]
-    if not keys:
+    pppoe = [r for r in rows if r.get("env") in ("host", "guest") and
+             r.get("case", "").startswith(("pppoe-xp", "kernel-pppoe", "mixed", "veth-hop"))]
+    if not keys or not pppoe:
+        out.append("No PPPoE case in this run.\n")
         return
     out.append("| TCP | host: best pppoe-xp mode / ceiling | host: veth hop alone / ceiling |"
                " guest: kernel PPPoE / ceiling | guest: veth hop alone / ceiling |"

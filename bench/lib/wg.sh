@@ -10,8 +10,9 @@
 #
 #   none                   no tunnel: the ceiling of this part (host/ceiling's topology)
 #   wireguard-go           Debian's wireguard-go at both ends, over plain Ethernet
-#   pppoe-xp-wg            `pppoe-xp wg IFNAME` at both ends, driven as wireguard-go is (wg
-#                          setconf); "unavailable" while build/pppoe-xp has no wg command
+#   pppoe-xp-wg            `pppoe-xp wg IFNAME` at both ends, driven as wireguard-go is
+#                          (WG_PROCESS_FOREGROUND=1, wg setconf); "unavailable" while
+#                          build/pppoe-xp has no wg command
 #   openvpn-aes256gcm-udp  Debian's OpenVPN 2.6 at both ends, no DCO: peer-to-peer TLS
 #   openvpn-chacha20-udp   mode over a PKI made at run time (bench/lib/wg.sh
 #   openvpn-aes256gcm-tcp  wg_openvpn_pki), the data cipher pinned; UDP or TCP
@@ -78,13 +79,14 @@ wg_conf() {
 wg_userspace_start() {
 	local key=$1 ns=${CASE_PREFIX[$1]}$2 impl=$3 ifname=$4 log=$5
 	on_cleanup "rm -f /var/run/wireguard/$ifname.sock"
+	# Both in the foreground (WG_PROCESS_FOREGROUND=1, which both read), logging to LOG.
 	if [ "$impl" = wireguard-go ]; then
 		WG_PROCESS_FOREGROUND=1 ip netns exec "$ns" wireguard-go "$ifname" >"$log" 2>&1 &
-		on_cleanup "kill $!"
 	else
-		# Detaches once the netdev and its socket exist, as wireguard-go does.
-		ip netns exec "$ns" sh -c "$(pxp_cmd "$key" "$2" wg "$ifname")" >"$log" 2>&1 || return
+		WG_PROCESS_FOREGROUND=1 ip netns exec "$ns" sh -c "$(pxp_cmd "$key" "$2" wg "$ifname")" \
+			>"$log" 2>&1 &
 	fi
+	on_cleanup "kill $!"
 	wait_for 10 ip -n "$ns" link show "$ifname" &&
 		wait_for 10 ip netns exec "$ns" wg show "$ifname" >/dev/null
 }
