@@ -274,6 +274,20 @@ def vpn_summary(out, rows):
             share(g, "kernel-wg", "ceiling"),
             share(g, "kernel-wg-over-kernel-pppoe", "kernel-pppoe")))
     out.append("")
+    # Issue 15's "done when": wg-bridge at least 2x wireguard-go with one stream, inside the
+    # session and over plain Ethernet; at most 32 MB RSS a process.
+    for a, b, where in (("pppoe-xp-wg", "wireguard-go", "over plain Ethernet"),
+                        ("pppoe-xp-wg-over-pxp", "wireguard-go-over-pxp", "inside the session")):
+        got = ["%s %s" % (d, x(wc.get(("tcp", d, 1), {}), a, b)) for d in ("download", "upload")]
+        out.append("- %s / %s, one stream, %s: %s (target: at least 2x both ways)." % (
+            a, b, where, ", ".join(got)))
+    peaks = [(r.get("case"), max(r.get("router_rss_max_kb") or 0, r.get("isp_rss_max_kb") or 0))
+             for r in rows if r.get("env") == "wg" and r.get("test") == "memory"
+             and r.get("status") == "ok"]
+    if peaks:
+        out.append("- Largest tunnel process (kB): %s (target for pppoe-xp wg: at most 32768)." %
+                   ", ".join("%s %d" % p for p in peaks))
+    out.append("")
     cols = [(a, b) for a in wgs for b in ovpns]
     out.append("| TCP | " + " | ".join("%s / %s" % c for c in cols) +
                " | published: kernel WireGuard / OpenVPN UDP |")
