@@ -260,8 +260,8 @@ def vpn_summary(out, rows):
     wgs = ("wireguard-go", "pppoe-xp-wg")
     ovpns = [c for c in WG_CASES if c.startswith("openvpn-")]
     out.append("| TCP | pppoe-xp-wg / wireguard-go | pppoe-xp-wg-over-pxp / wireguard-go-over-pxp |"
-               " wireguard-go / none | pppoe-xp-wg / none | wireguard-go-over-pxp / none |"
-               " pppoe-xp-wg-over-pxp / none | guest: kernel-wg / ceiling |"
+               " wireguard-go / none | pppoe-xp-wg / none | wireguard-go-over-pxp / none-over-pxp |"
+               " pppoe-xp-wg-over-pxp / none-over-pxp | guest: kernel-wg / ceiling |"
                " guest: kernel-wg-over-kernel-pppoe / kernel-pppoe |")
     out.append("|---" * 9 + "|")
     for k in keys:
@@ -270,7 +270,8 @@ def vpn_summary(out, rows):
             label(k), x(w, "pppoe-xp-wg", "wireguard-go"),
             x(w, "pppoe-xp-wg-over-pxp", "wireguard-go-over-pxp"),
             share(w, "wireguard-go", "none"), share(w, "pppoe-xp-wg", "none"),
-            share(w, "wireguard-go-over-pxp", "none"), share(w, "pppoe-xp-wg-over-pxp", "none"),
+            share(w, "wireguard-go-over-pxp", "none-over-pxp"),
+            share(w, "pppoe-xp-wg-over-pxp", "none-over-pxp"),
             share(g, "kernel-wg", "ceiling"),
             share(g, "kernel-wg-over-kernel-pppoe", "kernel-pppoe")))
     out.append("")

@@ -16,8 +16,9 @@
 #   openvpn-aes256gcm-udp  Debian's OpenVPN 2.6 at both ends, no DCO: peer-to-peer TLS
 #   openvpn-chacha20-udp   mode over a PKI made at run time (bench/lib/wg.sh
 #   openvpn-aes256gcm-tcp  wg_openvpn_pki), the data cipher pinned; UDP or TCP
-#   wireguard-go-over-pxp  wireguard-go inside a pppoe-xp session (host/pppoe-xp-xdp's
-#                          session: our AC at isp, our client at router, XDP mode)
+#   none-over-pxp          no tunnel, inside a pppoe-xp session (host/pppoe-xp-xdp: our AC
+#                          at isp, our client at router, XDP mode): the ceiling inside it
+#   wireguard-go-over-pxp  wireguard-go inside the same kind of session
 #   pppoe-xp-wg-over-pxp   pppoe-xp wg inside the same kind of session
 #
 # Every tunnel's inner MTU is WireGuard's for its WAN: 1420 over Ethernet (1500 - 80), 1412
@@ -45,7 +46,7 @@ wg_seconds() {
 # socket, /var/run/wireguard/IFNAME.sock, is not per namespace).
 wg_ifname() {
 	local i=${CASE_PREFIX[$1]%-}
-	echo "pxw$$${i##*-w}${2:0:1}"
+	echo "pxw$$-${i##*-w}${2:0:1}"
 }
 
 # wg_keys DIR: a key pair for each end, in DIR (mode 0700).
@@ -314,6 +315,7 @@ wg_run() {
 		progress "$key: set up"
 		case $c in
 		none) host_setup_ceiling "$key" ;;
+		none-over-pxp) host_session "$key" xdp && host_common "$key" ;;
 		wireguard-go | wireguard-go-over-pxp) wg_setup_wireguard "$key" wireguard-go ;;
 		pppoe-xp-wg | pppoe-xp-wg-over-pxp) wg_setup_wireguard "$key" pppoe-xp-wg ;;
 		openvpn-aes256gcm-udp) wg_setup_openvpn "$key" AES-256-GCM udp ;;

@@ -173,13 +173,17 @@ test_report_round_spread() {
 		fail "summary row: $(grep -m1 '^| TCP download, 1 stream' "$PXP_TMP/spread.md")"
 }
 
-# Everything the run created carries its prefix pxb<pid>-: none of it may outlive it.
+# Everything the run created carries its prefix pxb<pid>- (its tunnels pxw<pid>-): none of it
+# may outlive it.
 test_cleanup() {
 	local pid left
 	pid=$(grep -o '"run_id": "[^"]*"' "$OUT/results.jsonl" | head -n1 | sed 's/.*-\([0-9]*\)"/\1/')
 	[ -n "$pid" ] || fail "no run_id in the results" || return 1
 	left=$(ip netns list | awk '{ print $1 }' | grep "^pxb$pid-")
-	[ -z "$left" ] || fail "namespaces left behind: $left"
+	[ -z "$left" ] || fail "namespaces left behind: $left" || return
+	# The userspace WireGuards' UAPI sockets (bench/lib/wg.sh wg_ifname) are not per namespace.
+	left=$(ls /var/run/wireguard 2>/dev/null | grep "^pxw$pid-")
+	[ -z "$left" ] || fail "WireGuard sockets left behind in /var/run/wireguard: $left"
 }
 
 missing=$(require_cmds ip ping nft iperf3 ethtool python3 bpftool) || {
