@@ -30,8 +30,8 @@ WG_PORT=51820
 OVPN_PORT=1194
 WG_TUN_ROUTER=10.99.0.1
 WG_TUN_ISP=10.99.0.2
-# WireGuard's own overhead: outer IPv4 20 + UDP 8 + its header 16 + the tag 16 + up to 20
-# of padding (wg-quick's MTU rule).
+# What a tunnel costs of the WAN MTU, wg-quick's rule: an outer IPv6 header 40 (room for an
+# IPv6 endpoint) + UDP 8 + WireGuard's data header 16 and tag 16.
 WG_OVERHEAD=80
 
 wg_steps() {
