@@ -390,7 +390,7 @@ def chart(rows, png):
         script = """
 set terminal pngcairo size 1200,600 font ",10"
 set output "%s"
-set title "TCP throughput as %% of the same kernel's ceiling: no PPPoE (wg: no tunnel) (up/down, streams)"
+set title "TCP throughput as %% of the same environment's ceiling: no PPPoE; wg: no tunnel (up/down, streams)"
 set ylabel "%% of ceiling"
 set yrange [0:*]
 set style data histogram
