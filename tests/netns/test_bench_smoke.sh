@@ -16,11 +16,11 @@
 #   bpf:   every XDP and tc program in build/bpf/*.bpf.o
 # The cases and the parts that run them are bench/cases; the measurements of each environment
 # bench/lib/measure.sh bench_specs. BENCH_SMOKE_PARTS=wg (or any --only list) runs and checks
-# only those parts.
+# only those parts; BENCH_SMOKE_OUT=DIR keeps the run's results there.
 . "$(dirname "$0")/lib.sh"
 . "$PXP_ROOT/bench/lib/measure.sh"
 
-OUT=$PXP_TMP/bench
+OUT=${BENCH_SMOKE_OUT:-$PXP_TMP/bench}
 BENCH_LOG=$PXP_TMP/bench.log
 PARTS=${BENCH_SMOKE_PARTS:-host,guest,wg,bpf}
 BENCH_MODE=quick
