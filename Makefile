@@ -303,12 +303,13 @@ uninstall:
 
 # ---- set-up -------------------------------------------------------------------------
 # libb2-dev and libsodium-dev are the second libraries the WireGuard crypto is checked
-# against (test binaries only); wireguard-go and wireguard-tools are its interop peer.
+# against (test binaries only); wireguard-go and wireguard-tools are its interop peer and,
+# with openvpn and openssl (its run-time PKI), the benchmark's VPN rows.
 DEB_PACKAGES := make gcc clang llvm libbpf-dev libxdp-dev bpftool libelf-dev zlib1g-dev \
 	pkg-config nettle-dev libssl-dev libnl-3-dev libnl-route-3-dev libclang-rt-14-dev \
 	clang-format iproute2 iputils-ping iperf3 ethtool tcpdump nftables python3 procps socat \
 	qemu-system-x86 cpio lz4 binutils ppp pppoe gnuplot-nox dhcpcd-base musl-dev \
-	libb2-dev libsodium-dev wireguard-go wireguard-tools jq shellcheck \
+	libb2-dev libsodium-dev wireguard-go wireguard-tools jq shellcheck openvpn openssl \
 	$(EXTRA_DEB_PACKAGES)
 
 # apt_install: the packages of $(1) not installed yet, installed.

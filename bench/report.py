@@ -7,8 +7,10 @@ usage: report.py RESULTS.jsonl RESULTS.md CHART.png [DOC.md]
 With DOC.md (docs/benchmark.md), the tables also replace the part of that document between
 the lines "<!-- results:begin -->" and "<!-- results:end -->".
 
-Ratios are taken only inside one environment (host kernel or qemu guest): pppoe-xp against
-the ceiling of the same kernel, and in the guest pppoe-xp against kernel PPPoE. Several
+Ratios are taken only inside one environment (host kernel, the VPN rows on the host kernel,
+qemu guest): pppoe-xp against the ceiling of the same kernel, and in the guest pppoe-xp
+against kernel PPPoE; each VPN against no tunnel, wg-bridge against wireguard-go and
+WireGuard against OpenVPN. The cases and their order are bench/cases. Several
 rounds of one measurement are reduced to their median. Unavailable and failed measurements
 are listed with their reasons, never left out. The chart is drawn by gnuplot (gnuplot-nox).
 """
@@ -20,15 +22,24 @@ import subprocess
 import sys
 import tempfile
 
-# veth-hop: no PPPoE, only the veth session netdev's hop (bench/veth_hop.bpf.c): the bound;
-# netkit-hop the same for a netkit session netdev (bench/netkit_hop.bpf.c; 6.12 guest only).
-HOST_CASES = [
-    "ceiling", "veth-hop", "netkit-hop", "pppoe-xp-xdp", "pppoe-xp-afxdp", "pppoe-xp-generic",
-    "pppoe-xp-tc", "pppoe-xp-rx-tc-tx-xdp", "pppoe-xp-rx-xdp-tx-tc", "pppoe-xp-rx-xdppass-tx-tc",
-    "pppoe-xp-rx-xdppass-tx-xdp",
-]
-GUEST_CASES = ["ceiling", "veth-hop", "netkit-hop", "kernel-pppoe", "kernel-pppoe-flowtable",
-               "rp-pppoe", "pppoe-xp", "pppoe-xp-netkit", "mixed"]
+
+
+def read_cases(path=os.path.join(os.path.dirname(os.path.abspath(__file__)), "cases")):
+    """bench/cases: each environment's cases in order, its ceiling first."""
+    cases = {}
+    with open(path) as f:
+        for line in f:
+            fields = line.split()
+            if fields and not fields[0].startswith("#"):
+                cases.setdefault(fields[0], []).append(fields[1])
+    return cases
+
+
+CASES = read_cases()
+HOST_CASES, WG_CASES, GUEST_CASES = CASES["host"], CASES["wg"], CASES["guest"]
+# The published anchor the VPN rows stand beside: kernel WireGuard 3.4x OpenVPN over UDP on
+# two vCPUs (issue 15).
+PUBLISHED_WG_OVER_OPENVPN = 3.4
 
 
 def load(path):
@@ -148,18 +159,22 @@ def env_table(out, rows, env, cases):
     if not keys:
         out.append("No %s measurements in this run.\n" % env)
         return
-    extra = ["pppoe-xp / kernel PPPoE", "mixed / kernel PPPoE"] if env == "guest" else []
+    # The cases this run has rows of (--only and --cases select), the ceiling always.
+    ran = {r.get("case") for r in rows if r.get("env") == env}
+    cases = [c for i, c in enumerate(cases) if i == 0 or c in ran]
+    guest_x = env == "guest" and bool(ran & {"pppoe-xp", "mixed"})
+    extra = ["pppoe-xp / kernel PPPoE", "mixed / kernel PPPoE"] if guest_x else []
     out.append("| measurement | unit | " + " | ".join(cases + extra) + " |")
     out.append("|---" * (len(cases) + 2 + len(extra)) + "|")
     for k in keys:
         row = cells[k]
-        base = row.get("ceiling")
+        base = row.get(cases[0])
         lower = k[0] == "ping"
         unit = next((c.unit for c in row.values() if c.unit), "")
         texts = []
         for c in cases:
-            texts.append(cell_text(row.get(c), None if c == "ceiling" else base, lower))
-        if env == "guest":
+            texts.append(cell_text(row.get(c), None if c == cases[0] else base, lower))
+        if guest_x:
             kp = row.get("kernel-pppoe")
             for c in ("pppoe-xp", "mixed"):
                 r = ratio(row[c].value if c in row else None, kp.value if kp else None, lower)
@@ -174,7 +189,10 @@ def headline(out, rows):
     hk, hc = grid(rows, "host")
     gk, gc = grid(rows, "guest")
     keys = [k for k in hk if k[0] == "tcp"] + [k for k in gk if k[0] == "tcp" and k not in hk]
-    if not keys:
+    pppoe = [r for r in rows if r.get("env") in ("host", "guest") and
+             r.get("case", "").startswith(("pppoe-xp", "kernel-pppoe", "mixed", "veth-hop"))]
+    if not keys or not pppoe:
+        out.append("No PPPoE case in this run.\n")
         return
     out.append("| TCP | host: best pppoe-xp mode / ceiling | host: veth hop alone / ceiling |"
                " guest: kernel PPPoE / ceiling | guest: veth hop alone / ceiling |"
@@ -218,22 +236,89 @@ def headline(out, rows):
     out.append("")
 
 
+def vpn_summary(out, rows):
+    """The VPN rows' ratios (issue 15): wg-bridge against wireguard-go over plain Ethernet and
+    inside the PPPoE session, each tunnel's share of no tunnel, WireGuard against each
+    OpenVPN configuration beside the published kernel WireGuard / OpenVPN UDP, and the
+    guest's kernel WireGuard against its ceiling."""
+    wk, wc = grid(rows, "wg")
+    gk, gc = grid(rows, "guest")
+    keys = [k for k in wk if k[0] == "tcp"] + [k for k in gk if k[0] == "tcp" and k not in wk]
+    if not keys or not any(r.get("env") == "wg" or r.get("case", "").startswith("kernel-wg")
+                           for r in rows):
+        return
+
+    def x(cells, a, b):
+        ca, cb = cells.get(a), cells.get(b)
+        r = ratio(ca.value if ca else None, cb.value if cb else None)
+        return "-" if r is None else "%.2fx" % r
+
+    def share(cells, a, b):
+        ca, cb = cells.get(a), cells.get(b)
+        return pct(ratio(ca.value if ca else None, cb.value if cb else None))
+
+    wgs = ("wireguard-go", "pppoe-xp-wg")
+    ovpns = [c for c in WG_CASES if c.startswith("openvpn-")]
+    out.append("| TCP | pppoe-xp-wg / wireguard-go | pppoe-xp-wg-over-pxp / wireguard-go-over-pxp |"
+               " wireguard-go / none | pppoe-xp-wg / none | wireguard-go-over-pxp / none-over-pxp |"
+               " pppoe-xp-wg-over-pxp / none-over-pxp | guest: kernel-wg / ceiling |"
+               " guest: kernel-wg-over-kernel-pppoe / kernel-pppoe |")
+    out.append("|---" * 9 + "|")
+    for k in keys:
+        w, g = wc.get(k, {}), gc.get(k, {})
+        out.append("| %s | %s | %s | %s | %s | %s | %s | %s | %s |" % (
+            label(k), x(w, "pppoe-xp-wg", "wireguard-go"),
+            x(w, "pppoe-xp-wg-over-pxp", "wireguard-go-over-pxp"),
+            share(w, "wireguard-go", "none"), share(w, "pppoe-xp-wg", "none"),
+            share(w, "wireguard-go-over-pxp", "none-over-pxp"),
+            share(w, "pppoe-xp-wg-over-pxp", "none-over-pxp"),
+            share(g, "kernel-wg", "ceiling"),
+            share(g, "kernel-wg-over-kernel-pppoe", "kernel-pppoe")))
+    out.append("")
+    # Issue 15's "done when": wg-bridge at least 2x wireguard-go with one stream, inside the
+    # session and over plain Ethernet; at most 32 MB RSS a process.
+    for a, b, where in (("pppoe-xp-wg", "wireguard-go", "over plain Ethernet"),
+                        ("pppoe-xp-wg-over-pxp", "wireguard-go-over-pxp", "inside the session")):
+        got = ["%s %s" % (d, x(wc.get(("tcp", d, 1), {}), a, b)) for d in ("download", "upload")]
+        out.append("- %s / %s, one stream, %s: %s (target: at least 2x both ways)." % (
+            a, b, where, ", ".join(got)))
+    peaks = [(r.get("case"), max(r.get("router_rss_max_kb") or 0, r.get("isp_rss_max_kb") or 0))
+             for r in rows if r.get("env") == "wg" and r.get("test") == "memory"
+             and r.get("status") == "ok"]
+    if peaks:
+        out.append("- Largest tunnel process (kB): %s (target for pppoe-xp wg: at most 32768)." %
+                   ", ".join("%s %d" % p for p in peaks))
+    out.append("")
+    cols = [(a, b) for a in wgs for b in ovpns]
+    out.append("| TCP | " + " | ".join("%s / %s" % c for c in cols) +
+               " | published: kernel WireGuard / OpenVPN UDP |")
+    out.append("|---" * (len(cols) + 2) + "|")
+    for k in (k for k in wk if k[0] == "tcp"):
+        w = wc.get(k, {})
+        out.append("| %s | %s | %.1fx |" % (label(k), " | ".join(x(w, a, b) for a, b in cols),
+                                          PUBLISHED_WG_OVER_OPENVPN))
+    out.append("")
+
+
 def memory_table(out, rows):
     mem = [r for r in rows if r.get("test") == "memory"]
     if not mem:
         return
-    out.append("| env | case | router RSS kB | isp RSS kB | router BPF maps bytes |"
-               " isp BPF maps bytes | router UMEM bytes |")
-    out.append("|---|---|---|---|---|---|---|")
+    out.append("| env | case | processes | router RSS kB | isp RSS kB | largest process kB |"
+               " router BPF maps bytes | isp BPF maps bytes | router UMEM bytes |")
+    out.append("|---|---|---|---|---|---|---|---|---|")
     for r in mem:
         if r.get("status") != "ok":
-            out.append("| %s | %s | %s: %s | | | | |" % (r.get("env"), r.get("case"),
-                                                       r.get("status"), r.get("reason", "")))
+            out.append("| %s | %s | %s | %s: %s | | | | | |" % (
+                r.get("env"), r.get("case"), r.get("rss_of", "pppoe-xp"), r.get("status"),
+                r.get("reason", "")))
             continue
-        out.append("| %s | %s | %s | %s | %s | %s | %s |" % tuple(
-            "-" if r.get(k) is None else str(r[k]) for k in ("env", "case", "router_rss_kb", "isp_rss_kb",
-                                          "router_bpf_map_bytes", "isp_bpf_map_bytes",
-                                          "router_umem_bytes")))
+        peak = [r[k] for k in ("router_rss_max_kb", "isp_rss_max_kb") if r.get(k) is not None]
+        r = dict(r, rss_of=r.get("rss_of", "pppoe-xp"), peak=max(peak) if peak else None)
+        out.append("| %s | %s | %s | %s | %s | %s | %s | %s | %s |" % tuple(
+            "-" if r.get(k) is None else str(r[k]) for k in (
+                "env", "case", "rss_of", "router_rss_kb", "isp_rss_kb", "peak",
+                "router_bpf_map_bytes", "isp_bpf_map_bytes", "router_umem_bytes")))
     out.append("")
 
 
@@ -273,16 +358,15 @@ def problems(out, rows):
 
 def chart(rows, png):
     """Grouped bars: TCP throughput of every case as a share of its own kernel's ceiling."""
-    series = [("host", c) for c in HOST_CASES[1:]] + [("guest", c) for c in GUEST_CASES[1:]]
-    hk, hc = grid(rows, "host")
-    gk, gc = grid(rows, "guest")
+    series = [(env, c) for env in ("host", "wg", "guest") for c in CASES[env][1:]]
+    grids = {env: grid(rows, env) for env in ("host", "wg", "guest")}
     keys = []
-    for k in hk + gk:
+    for k in grids["host"][0] + grids["wg"][0] + grids["guest"][0]:
         if k[0] == "tcp" and k not in keys:
             keys.append(k)
     def share(env, c, k):
-        g = (hc if env == "host" else gc).get(k, {})
-        base, cell = g.get("ceiling"), g.get(c)
+        g = grids[env][1].get(k, {})
+        base, cell = g.get(CASES[env][0]), g.get(c)
         return ratio(cell.value if cell else None, base.value if base else None)
 
     # gnuplot refuses a histogram column without a single number.
@@ -306,7 +390,7 @@ def chart(rows, png):
         script = """
 set terminal pngcairo size 1200,600 font ",10"
 set output "%s"
-set title "TCP throughput as %% of the same kernel's no-PPPoE ceiling (up/down, streams)"
+set title "TCP throughput as %% of the same environment's ceiling: no PPPoE; wg: no tunnel (up/down, streams)"
 set ylabel "%% of ceiling"
 set yrange [0:*]
 set style data histogram
@@ -379,6 +463,12 @@ def main():
     out.append("## qemu guest (Debian kernel, TCG)")
     out.append("")
     env_table(out, rows, "guest", GUEST_CASES)
+    out.append("## VPN tunnels (host kernel, namespaces over veth)")
+    out.append("")
+    env_table(out, rows, "wg", WG_CASES)
+    out.append("## VPN tunnels: wg-bridge, wireguard-go, OpenVPN, kernel WireGuard")
+    out.append("")
+    vpn_summary(out, rows)
     out.append("## Memory")
     out.append("")
     memory_table(out, rows)

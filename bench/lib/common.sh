@@ -12,6 +12,24 @@ BENCH_PYTHON=$(command -v /usr/bin/python3 || command -v python3)
 BENCH_START=$(date +%s)
 BENCH_STEP=0
 BENCH_STEPS=0
+BENCH_CASE_LIST=$BENCH_LIB/../cases
+
+# bench_cases ENV: ENV's cases in the list's order, those of the selected parts (BENCH_PARTS)
+# that --cases keeps (BENCH_CASES, empty for all).
+bench_cases() {
+	awk -v env="$1" -v parts=",$BENCH_PARTS," -v only=",$BENCH_CASES," '
+		/^#/ || NF < 4 || $1 != env { next }
+		only != ",," && index(only, "," env "/" $2 ",") == 0 { next }
+		{ n = split($3, p, ","); for (i = 1; i <= n; i++) if (index(parts, "," p[i] ",")) { print $2; next } }
+	' "$BENCH_CASE_LIST"
+}
+
+# bench_case_memory KEY: the processes whose RSS KEY's memory row reports (bench/cases), or
+# "-" for none.
+bench_case_memory() {
+	awk -v env="${1%%/*}" -v c="${1#*/}" '!/^#/ && $1 == env && $2 == c { print $4; exit }' \
+		"$BENCH_CASE_LIST"
+}
 
 # Writes the fields every row carries: the machine, the versions, the commit, the run.
 bench_write_meta() {

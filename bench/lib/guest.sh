@@ -17,11 +17,12 @@
 #                 --netdev netkit: the tc transmit half on pxp0's own transmit, XDP decap and
 #                 the WAN's GRO before tc hands the packet to pxp0); 6.12 only
 #   mixed         pxp-ac (kernel AC) at isp, pppoe-xp client at router
+#   kernel-wg     kernel WireGuard between router and isp over the plain WAN (bench/lib/wg.sh
+#                 wg_kernel_script), the router's traffic into it: against the ceiling
+#   kernel-wg-over-kernel-pppoe  the same inside kernel-pppoe's session (over ppp0)
 # The guest machinery and role commands are tests/interop/lib.sh and tests/interop/guest/.
 # Under TCG only ratios inside the guest mean anything.
 
-GUEST_CASES=(ceiling veth-hop netkit-hop kernel-pppoe kernel-pppoe-flowtable rp-pppoe pppoe-xp
-	pppoe-xp-netkit mixed)
 # pppoe-xp-netkit's receive half (tc or xdp-pass); BENCH_NETKIT_RX to compare the two.
 GUEST_NETKIT_RX=${BENCH_NETKIT_RX:-xdp-pass}
 GUEST_LIB=$PXP_ROOT/tests/interop/lib.sh
@@ -30,9 +31,7 @@ GUEST_USER=pxbench
 GUEST_PASSWORD=pxb-guest-$$
 
 guest_steps() {
-	local pxp
-	pxp=$(printf '%s\n' "${GUEST_CASES[@]}" | grep -c -e '^pppoe-xp' -e '^mixed')
-	echo $((1 + ${#GUEST_CASES[@]} + $(matrix_steps guest ${#GUEST_CASES[@]} "$pxp")))
+	echo $((1 + ${#GUEST_CASES[@]} + $(matrix_steps guest "${GUEST_CASES[@]}")))
 }
 
 # Boot (about a minute under TCG on a busy machine), a topology and session per case, the
@@ -195,9 +194,42 @@ guest_diagnose() {
 		pxp-ac status --instance ${p}ac 2>&1 | tail -n 40" >"$f" 2>&1
 }
 
+# guest_kernel_pppoe KEY kernel|user: pxp-ac at isp and pxp-pppd-client at router (ppp0).
+guest_kernel_pppoe() {
+	local key=$1 pmode=$2 p=${CASE_PREFIX[$1]}
+	x_guest 10 "command -v pxp-ac && command -v pxp-pppd-client" >/dev/null || {
+		case_unavailable "$key" "the guest image has no pxp-ac / pxp-pppd-client"
+		return 1
+	}
+	guest_ac "$key" "$pmode" || return
+	x_sh "$key" router 90 "pxp-pppd-client start --iface wan0 --user $GUEST_USER \
+		--password $GUEST_PASSWORD --mode $pmode --ifname ppp0 --defaultroute \
+		--instance ${p}client" >"$PXP_TMP/${p}client.log" 2>&1 || {
+		case_unavailable "$key" "pxp-pppd-client failed: $(last_line "$PXP_TMP/${p}client.log")"
+		return 1
+	}
+}
+
+# guest_kernel_wg KEY ENDPOINT WAN: kernel WireGuard over the router's WAN netdev WAN (its
+# MTU less WireGuard's overhead), NAT out of wg0.
+guest_kernel_wg() {
+	local key=$1 ep=$2 wan=$3 p=${CASE_PREFIX[$1]} mtu
+	x_guest 10 "command -v wg" >/dev/null || {
+		case_unavailable "$key" "the guest image has no wg (wireguard-tools)"
+		return 1
+	}
+	mtu=$(x_sh "$key" router 10 "cat /sys/class/net/$wan/mtu" 2>/dev/null)
+	x_guest 60 "$(wg_kernel_script "$p" "$ep" $((${mtu:-1500} - WG_OVERHEAD)))" \
+		>"$PXP_TMP/${p}wg.log" 2>&1 || {
+		case_unavailable "$key" "kernel WireGuard failed: $(last_line "$PXP_TMP/${p}wg.log")"
+		return 1
+	}
+	x_guest 30 "$(guest_nat_script "$p" wg0)" >/dev/null
+}
+
 guest_setup_case() {
 	local key=$1 c=${1#guest/} p=${CASE_PREFIX[$1]} mode=pppoe
-	case $c in ceiling | veth-hop | netkit-hop) mode=plain ;; esac
+	case $c in ceiling | veth-hop | netkit-hop | kernel-wg) mode=plain ;; esac
 	x_guest 60 "$(guest_topology_script "$p" "$mode")" >"$PXP_TMP/${p}topo.log" 2>&1 || {
 		case_unavailable "$key" "guest topology failed: $(last_line "$PXP_TMP/${p}topo.log")"
 		return
@@ -231,20 +263,19 @@ guest_setup_case() {
 		x_guest 30 "$(guest_nat_script "$p" nk0)" >/dev/null
 		guest_ready "$key" nk0
 		;;
+	kernel-wg)
+		guest_kernel_wg "$key" 100.64.0.2 wan0 || return
+		guest_ready "$key" wg0
+		;;
+	kernel-wg-over-kernel-pppoe)
+		guest_kernel_pppoe "$key" kernel || return
+		guest_kernel_wg "$key" 100.64.1.1 ppp0 || return
+		guest_ready "$key" wg0
+		;;
 	kernel-pppoe | kernel-pppoe-flowtable | rp-pppoe)
 		local pmode=kernel
 		[ "$c" = rp-pppoe ] && pmode=user
-		x_guest 10 "command -v pxp-ac && command -v pxp-pppd-client" >/dev/null || {
-			case_unavailable "$key" "the guest image has no pxp-ac / pxp-pppd-client"
-			return
-		}
-		guest_ac "$key" $pmode || return
-		x_sh "$key" router 90 "pxp-pppd-client start --iface wan0 --user $GUEST_USER \
-			--password $GUEST_PASSWORD --mode $pmode --ifname ppp0 --defaultroute \
-			--instance ${p}client" >"$PXP_TMP/${p}client.log" 2>&1 || {
-			case_unavailable "$key" "pxp-pppd-client failed: $(last_line "$PXP_TMP/${p}client.log")"
-			return
-		}
+		guest_kernel_pppoe "$key" $pmode || return
 		x_guest 30 "$(guest_nat_script "$p" ppp0)" >/dev/null
 		if [ "$c" = kernel-pppoe-flowtable ]; then
 			x_guest 30 "$(guest_flowtable_script "$p")" >"$PXP_TMP/${p}ft.log" 2>&1 || {

@@ -16,11 +16,8 @@
 #   netkit-hop        the same with a netkit device for hop0 (bench/netkit_hop.bpf.c); where
 #                     the kernel has netkit (6.7+): not this host's, so it runs in the guest
 # All topologies stay up together so that measurements interleave: drift from the other
-# jobs on this shared machine then falls on every case alike.
+# jobs on this shared machine then falls on every case alike. The list: bench/cases.
 
-HOST_CASES=(ceiling veth-hop netkit-hop pppoe-xp-xdp pppoe-xp-afxdp pppoe-xp-generic pppoe-xp-tc
-	pppoe-xp-rx-tc-tx-xdp pppoe-xp-rx-xdp-tx-tc pppoe-xp-rx-xdppass-tx-tc
-	pppoe-xp-rx-xdppass-tx-xdp)
 BENCH_VETH_HOP=$PXP_ROOT/build/bench/veth_hop
 BENCH_NETKIT_HOP=$PXP_ROOT/build/bench/netkit_hop
 HOST_USER=pxbench
@@ -107,15 +104,25 @@ host_setup_netkit_hop() {
 
 # A pppoe-xp session between isp (server) and router (client) in data path MODE.
 host_setup_pppoe() {
-	local key=$1 mode=${1#host/pppoe-xp-} log secrets mtu pid halves=()
-	log=$PXP_TMP/${CASE_PREFIX[$key]}
+	local key=$1 mode=${1#host/pppoe-xp-} halves=()
 	if [[ $mode =~ ^rx-([a-z]+)-tx-([a-z]+)$ ]]; then
 		halves=(--rx "${BASH_REMATCH[1]/xdppass/xdp-pass}" --tx "${BASH_REMATCH[2]}")
 		mode=xdp
 	fi
+	host_session "$key" "$mode" "${halves[@]}" || return
+	host_common "$key"
+}
+
+# host_session KEY MODE [HALVES]: KEY's topology with a pppoe-xp session between isp (server)
+# and router (client) in data path MODE, NAT out of pxp0, CASE_MTU its MTU. Fails with the
+# case unavailable.
+host_session() {
+	local key=$1 mode=$2 log secrets mtu pid
+	local -a halves=("${@:3}")
+	log=$PXP_TMP/${CASE_PREFIX[$key]}
 	[ -x "$PXP_BIN" ] || {
 		case_unavailable "$key" "build/pppoe-xp is not built"
-		return
+		return 1
 	}
 	host_topo "$key" pppoe || return
 	secrets=${log}chap-secrets
@@ -130,30 +137,27 @@ host_setup_pppoe() {
 	sleep 0.5
 	kill -0 "$pid" 2>/dev/null || {
 		case_unavailable "$key" "pppoe-xp server exited: $(last_line "${log}server.log")"
-		return
+		return 1
 	}
 	ip netns exec "$NS_ROUTER" timeout 30 sh -c "$(pxp_cmd "$key" router up wan0 \
 		--user "$HOST_USER" --password "$HOST_PASSWORD" --mode "$mode" "${halves[@]}" \
 		--defaultroute)" \
 		>"${log}client.log" 2>&1 || {
 		case_unavailable "$key" "pppoe-xp up failed: $(last_line "${log}client.log")"
-		return
+		return 1
 	}
 	on_cleanup "ip netns exec $NS_ROUTER sh -c '$(pxp_cmd "$key" router down wan0)'"
 	wait_for 10 ip -n "$NS_ROUTER" link show pxp0 || {
 		case_unavailable "$key" "pppoe-xp up returned but there is no pxp0"
-		return
+		return 1
 	}
 	topo_nat_out pxp0
 	mtu=$(ip -n "$NS_ROUTER" -o link show pxp0 | sed -n 's/.* mtu \([0-9]*\) .*/\1/p')
 	CASE_MTU[$key]=${mtu:-1492}
-	host_common "$key"
 }
 
 host_steps() {
-	local pxp
-	pxp=$(printf '%s\n' "${HOST_CASES[@]}" | grep -c '^pppoe-xp')
-	echo $((${#HOST_CASES[@]} + $(matrix_steps host ${#HOST_CASES[@]} "$pxp")))
+	echo $((${#HOST_CASES[@]} + $(matrix_steps host "${HOST_CASES[@]}")))
 }
 
 host_seconds() {

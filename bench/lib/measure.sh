@@ -3,7 +3,8 @@
 #
 # Measurements on one case, the same for the host kernel and the qemu guest. A case is a
 # lan - router - isp - net topology of namespaces named ${CASE_PREFIX[KEY]}{lan,router,isp,net}
-# in its environment (KEY = "host/NAME" or "guest/NAME"). Every measurement is one shell
+# in its environment (KEY = "ENV/NAME", bench/cases; the host and wg environments are both
+# the host kernel's namespaces, guest the qemu guest's). Every measurement is one shell
 # script run inside the lan namespace; it prints sections (===CPU0===, ===OUT===, ===CPU1===,
 # ===PING===) that the host splits and hands to row.py. So the guest needs only sh, iperf3,
 # ping and /proc/stat, and both environments are measured by the same lines.
@@ -12,13 +13,13 @@
 
 declare -A CASE_ENV CASE_STATUS CASE_REASON CASE_PREFIX CASE_MTU TCP_SECONDS UDP_SECONDS
 # Seconds a measurement costs beyond its own length (iperf3 set-up; in the guest, TCG).
-declare -A MEASURE_OVERHEAD=([host]=2 [guest]=6)
+declare -A MEASURE_OVERHEAD=([host]=2 [wg]=2 [guest]=6)
 NET_IP=198.51.100.2
 
 # x_sh KEY ROLE SECONDS SCRIPT: runs SCRIPT with sh inside the case's namespace ROLE.
 x_sh() {
 	local key=$1 ns=${CASE_PREFIX[$1]}$2 limit=$3 script=$4
-	if [ "${CASE_ENV[$key]}" = host ]; then
+	if [ "${CASE_ENV[$key]}" != guest ]; then
 		timeout --kill-after=5 "$limit" ip netns exec "$ns" sh -c "$script"
 	else
 		guest_exec "$GUEST_NAME" "echo $(printf '%s' "$script" | base64 -w0) | base64 -d |
@@ -125,26 +126,37 @@ measure() {
 	fi
 }
 
-# Memory of the pppoe-xp processes of a case: RSS, the BPF maps they hold (memlock from
-# fdinfo, each map once), and the UMEM `pppoe-xp status --json` reports at the router.
+# Memory of the processes a case names in bench/cases (pppoe-xp, or a VPN's tunnel process):
+# their RSS, the BPF maps they hold (memlock from fdinfo, each map once), and the UMEM
+# `pppoe-xp status --json` reports at the router.
 measure_memory() {
-	local key=$1 env=${1%%/*} c=${1#*/} role out=$PXP_TMP/mem.$BENCH_STEP
+	local key=$1 env=${1%%/*} c=${1#*/} role out=$PXP_TMP/mem.$BENCH_STEP procs comm arg
 	local -a fields
 	progress "$key: memory"
+	procs=$(bench_case_memory "$key")
 	if [ "${CASE_STATUS[$key]}" != ok ]; then
 		echo "unavailable"
-		bench_unavailable "${CASE_REASON[$key]}" "env=$env" "case=$c" test=memory
+		bench_unavailable "${CASE_REASON[$key]}" "env=$env" "case=$c" test=memory \
+			"rss_of=$procs"
 		return
 	fi
+	comm=${procs%%:*} arg=
+	[ "$comm" = "$procs" ] || arg=${procs#*:}
 	for role in router isp; do
-		# Shell builtins only: in the guest every process start costs most of a second.
-		x_sh "$key" "$role" 60 "rss=0 maps=0 n=0 seen=' '
+		# Shell builtins only: in the guest every process start costs most of a second. A
+		# NAME:ARG process (host only) is told from NAME's others by its first argument.
+		x_sh "$key" "$role" 60 "rss=0 maps=0 n=0 max=0 seen=' '
 			for pid in \$(ip netns pids ${CASE_PREFIX[$key]}$role); do
 				read -r comm </proc/\$pid/comm || continue
-				[ \"\$comm\" = pppoe-xp ] || continue
+				[ \"\$comm\" = $comm ] || continue
+				if [ -n '$arg' ]; then
+					[ \"\$(tr '\\0' '\\n' </proc/\$pid/cmdline | sed -n 2p)\" = '$arg' ] || continue
+				fi
 				n=\$((n + 1))
 				while read -r k v _; do
-					[ \"\$k\" = VmRSS: ] && rss=\$((rss + v))
+					[ \"\$k\" = VmRSS: ] || continue
+					rss=\$((rss + v))
+					[ \$v -gt \$max ] && max=\$v
 				done </proc/\$pid/status
 				for info in /proc/\$pid/fdinfo/*; do
 					id= mem= type=
@@ -161,12 +173,18 @@ measure_memory() {
 					maps=\$((maps + mem))
 				done
 			done
-			# No pppoe-xp here (the kernel AC of the mixed case): nothing to report.
-			[ \$n -gt 0 ] && echo rss_kb=\$rss bpf_map_bytes=\$maps" >"$out.$role" 2>/dev/null
-		fields+=("${role}_$(grep -o 'rss_kb=[0-9]*' "$out.$role" || echo 'rss_kb=null')")
-		fields+=("${role}_$(grep -o 'bpf_map_bytes=[0-9]*' "$out.$role" || echo 'bpf_map_bytes=null')")
+			# None here (the kernel AC of the mixed case): nothing to report.
+			[ \$n -gt 0 ] && echo rss_kb=\$rss rss_max_kb=\$max processes=\$n bpf_map_bytes=\$maps" \
+			>"$out.$role" 2>/dev/null
+		local f
+		for f in rss_kb rss_max_kb processes bpf_map_bytes; do
+			fields+=("${role}_$(grep -o "\\b$f=[0-9]*" "$out.$role" || echo "$f=null")")
+		done
 	done
-	x_sh "$key" router 30 "$(pxp_cmd "$key" router status --json)" >"$out.status" 2>/dev/null
+	fields+=("rss_of=$procs")
+	# Only pppoe-xp has a status to ask.
+	[ "$comm" = pppoe-xp ] &&
+		x_sh "$key" router 30 "$(pxp_cmd "$key" router status --json)" >"$out.status" 2>/dev/null
 	fields+=("router_umem_bytes:=$("$BENCH_PYTHON" -c '
 import json, sys
 # Every numeric field named like "umem...bytes", wherever it sits; null when there is none.
@@ -181,7 +199,7 @@ def walk(v, key=""):
 try:
     found = walk(json.load(open(sys.argv[1])))
     print(json.dumps(sum(found) if found else None))
-except ValueError:
+except (OSError, ValueError):
     print("null")' "$out.status")")
 	bench_row "env=$env" "case=$c" test=memory "${fields[@]}"
 }
@@ -191,7 +209,7 @@ except ValueError:
 pxp_cmd() {
 	local key=$1 role=$2 run bin
 	shift 2
-	if [ "${CASE_ENV[$key]}" = host ]; then
+	if [ "${CASE_ENV[$key]}" != guest ]; then
 		run=$PXP_TMP/run-${CASE_PREFIX[$key]}$role bin=$PXP_BIN
 	else
 		run=/tmp/run-${CASE_PREFIX[$key]}$role bin=/host/pppoe-xp
@@ -204,7 +222,14 @@ pxp_cmd() {
 # bench_specs ENV: the measurement list of one round. The guest (TCG: slow to set up and to
 # measure) always gets the short list, so that a full run stays under 20 minutes.
 bench_specs() {
-	if [ "$BENCH_MODE" = full ] && [ "$1" = host ]; then
+	if [ "$1" = wg ]; then
+		# The VPN rows: TCP and ping (issue 15); the smoke's quick run one stream each way.
+		if [ "$BENCH_MODE" = full ]; then
+			echo tcp:upload:1 tcp:download:1 tcp:upload:2 tcp:download:2 ping:idle
+		else
+			echo tcp:upload:1 tcp:download:1 ping:idle
+		fi
+	elif [ "$BENCH_MODE" = full ] && [ "$1" = host ]; then
 		echo tcp:upload:1 tcp:download:1 tcp:upload:2 tcp:download:2 tcp:upload:4 \
 			tcp:download:4 udp:upload:64 udp:download:64 udp:upload:mtu udp:download:mtu \
 			ping:idle
@@ -227,7 +252,8 @@ bench_round_seconds() {
 }
 
 # measure_matrix KEY...: a warm-up per case, then every spec on every case, interleaved
-# (A B C D, then D C B A, ...), BENCH_ROUNDS times; memory of the pppoe-xp cases last.
+# (A B C D, then D C B A, ...), BENCH_ROUNDS times; memory last, of the cases that have a
+# memory row (bench/cases).
 measure_matrix() {
 	local -a keys=("$@") specs order
 	local round i j
@@ -251,15 +277,17 @@ measure_matrix() {
 		done
 	done
 	for key in "${keys[@]}"; do
-		case ${key#*/} in
-		pppoe-xp* | mixed) measure_memory "$key" ;;
-		esac
+		[ "$(bench_case_memory "$key")" = - ] || measure_memory "$key"
 	done
 }
 
-# matrix_steps ENV N M: steps of measure_matrix over N cases, M of which have a memory row.
+# matrix_steps ENV CASE...: steps of measure_matrix over ENV's CASEs.
 matrix_steps() {
-	local n
-	n=$(bench_specs "$1" | wc -w)
-	echo $(($2 * (1 + BENCH_ROUNDS * (n + 1)) + $3))
+	local env=$1 n m=0 c
+	shift
+	n=$(bench_specs "$env" | wc -w)
+	for c in "$@"; do
+		[ "$(bench_case_memory "$env/$c")" = - ] || m=$((m + 1))
+	done
+	echo $(($# * (1 + BENCH_ROUNDS * (n + 1)) + m))
 }

@@ -4,41 +4,56 @@
 # The benchmark's smoke test: `bench/run --quick` into a scratch directory, then every row
 # the quick plan promises must be there (measured, or "unavailable"/"failed" with a reason),
 # with the run's metadata, and the report and chart must be written. No thresholds: only the
-# host ceiling, which needs no project code, must actually measure.
+# cases that need no project code (the host ceiling; the wg part's no-tunnel, wireguard-go
+# and OpenVPN cases, where those are installed) must actually measure.
 #
 #   host:  lan - router - isp - net  x  ceiling, veth-hop, pppoe-xp-{xdp,afxdp,generic,tc},
 #          pppoe-xp-rx-R-tx-T (the halves mixed)
+#   wg:    the same topology x no tunnel, wireguard-go, pppoe-xp-wg, OpenVPN (3 configs), and
+#          wireguard-go / pppoe-xp-wg inside a pppoe-xp session
 #   guest: qemu (TCG) x ceiling, veth-hop, netkit-hop, kernel-pppoe, kernel-pppoe-flowtable,
-#          rp-pppoe, pppoe-xp, pppoe-xp-netkit, mixed
+#          rp-pppoe, pppoe-xp, pppoe-xp-netkit, mixed, kernel-wg, kernel-wg-over-kernel-pppoe
 #   bpf:   every XDP and tc program in build/bpf/*.bpf.o
+# The cases and the parts that run them are bench/cases; the measurements of each environment
+# bench/lib/measure.sh bench_specs. BENCH_SMOKE_PARTS=wg (or any --only list) runs and checks
+# only those parts; BENCH_SMOKE_OUT=DIR keeps the run's results there.
 . "$(dirname "$0")/lib.sh"
+. "$PXP_ROOT/bench/lib/measure.sh"
 
-OUT=$PXP_TMP/bench
+OUT=${BENCH_SMOKE_OUT:-$PXP_TMP/bench}
 BENCH_LOG=$PXP_TMP/bench.log
+PARTS=${BENCH_SMOKE_PARTS:-host,guest,wg,bpf}
+BENCH_MODE=quick
+want() { [[ ,$PARTS, == *,$1,* ]]; }
 
 test_run() {
-	"$PXP_ROOT/bench/run" --quick --out "$OUT" >"$BENCH_LOG" 2>&1 ||
+	"$PXP_ROOT/bench/run" --quick --only "$PARTS" --out "$OUT" >"$BENCH_LOG" 2>&1 ||
 		fail "bench/run --quick exited with $?: $(tail -n 3 "$BENCH_LOG" | tr '\n' ' ')" ||
 		return 1
 	grep -q 'estimated' "$BENCH_LOG" || fail "bench/run printed no plan with an estimate"
 }
 
-# check_rows PART: the expected rows of one part exist; prints what is missing.
+# check_rows ENV|bpf: the expected rows of the selected parts' cases in ENV exist; prints
+# what is missing.
 check_rows() {
-	python3 - "$OUT/results.jsonl" "$1" "$PXP_ROOT" <<-'EOF'
+	python3 - "$OUT/results.jsonl" "$1" "$PXP_ROOT" "$PARTS" \
+		"$(bench_specs "$1")" <<-'EOF'
 		import glob, json, os, sys
-		path, part, root = sys.argv[1:]
+		path, part, root, parts, specs = sys.argv[1:]
 		rows = [json.loads(l) for l in open(path) if l.strip()]
-		specs = [("tcp", "upload", 1), ("tcp", "download", 1), ("tcp", "download", 4),
-		         ("udp", "upload", "64"), ("udp", "upload", "mtu"), ("ping", "idle", None),
-		         ("ping", "tcp-download-1", None)]
-		cases = {"host": ["ceiling", "veth-hop", "netkit-hop", "pppoe-xp-xdp", "pppoe-xp-afxdp",
-		                  "pppoe-xp-generic", "pppoe-xp-tc", "pppoe-xp-rx-tc-tx-xdp",
-		                  "pppoe-xp-rx-xdp-tx-tc", "pppoe-xp-rx-xdppass-tx-tc",
-		                  "pppoe-xp-rx-xdppass-tx-xdp"],
-		         "guest": ["ceiling", "veth-hop", "netkit-hop", "kernel-pppoe",
-		                   "kernel-pppoe-flowtable", "rp-pppoe", "pppoe-xp", "pppoe-xp-netkit",
-		                   "mixed"]}
+		parts = parts.split(",")
+		# bench/lib/measure.sh's specs, plus the ping under load every TCP download 1 row has.
+		def spec(s):
+		    t, a, b = (s.split(":") + [None])[:3]
+		    return (t, a, int(b) if t == "tcp" else b)
+		specs = [spec(s) for s in specs.split()] + [("ping", "tcp-download-1", None)]
+		cases, memory = [], {}
+		for line in open(root + "/bench/cases"):
+		    f = line.split()
+		    if f and not f[0].startswith("#") and f[0] == part and \
+		            set(f[2].split(",")) & set(parts):
+		        cases.append(f[1])
+		        memory[f[1]] = f[3] != "-"
 		def has(env, case, t, a, b):
 		    for r in rows:
 		        if (r.get("env"), r.get("case"), r.get("test")) != (env, case, t):
@@ -61,11 +76,11 @@ check_rows() {
 		        bad.append("%s: %s without a reason" % (what, r["status"]))
 		    elif not all(r.get(k) for k in ("run_id", "kernel", "cpu_model", "git_commit")):
 		        bad.append("%s: metadata missing" % what)
-		if part in cases:
-		    for c in cases[part]:
+		if part != "bpf":
+		    for c in cases:
 		        for t, a, b in specs:
 		            check(has(part, c, t, a, b), "%s/%s %s %s %s" % (part, c, t, a, b or ""))
-		        if "pppoe-xp" in c or c == "mixed":
+		        if memory[c]:
 		            check(next((r for r in rows if (r.get("env"), r.get("case"), r.get("test"))
 		                        == (part, c, "memory")), None), "%s/%s memory" % (part, c))
 		else:
@@ -90,23 +105,52 @@ test_rows() {
 	why=$(check_rows "$1") || fail "$why"
 }
 
-# The ceiling uses nothing of ours: if it does not measure, the benchmark itself is broken.
 test_rows_host() { test_rows host; }
+test_rows_wg() { test_rows wg; }
 test_rows_guest() { test_rows guest; }
 test_rows_bpf() { test_rows bpf; }
 
-test_ceiling_measured() {
-	local n
-	n=$(grep '"env": "host"' "$OUT/results.jsonl" | grep '"case": "ceiling"' |
-		grep -c '"status": "ok"')
-	[ "$n" -ge 7 ] || fail "only $n host ceiling rows measured (7 expected): $(grep -m1 \
-		'"case": "ceiling"' "$OUT/results.jsonl" | grep -o '"reason": "[^"]*"')"
+# measured ENV CASE: every measurement of the case ran (bench_specs, and the ping under load).
+measured() {
+	local n want
+	want=$(($(bench_specs "$1" | wc -w) + 1))
+	n=$(grep "\"env\": \"$1\"" "$OUT/results.jsonl" | grep "\"case\": \"$2\"" |
+		grep -v '"test": "memory"' | grep -c '"status": "ok"')
+	[ "$n" -ge "$want" ] || fail "only $n $1/$2 rows measured ($want expected): $(grep \
+		"\"case\": \"$2\"" "$OUT/results.jsonl" | grep "\"env\": \"$1\"" |
+		grep -m1 -o '"reason": "[^"]*"')"
+}
+
+# The ceiling uses nothing of ours: if it does not measure, the benchmark itself is broken.
+test_ceiling_measured() { measured host ceiling; }
+
+# Nor do these: no tunnel, and the stock tunnels where they are installed.
+test_vpn_stock_measured() {
+	local c
+	measured wg none || return
+	if command -v wireguard-go >/dev/null && command -v wg >/dev/null; then
+		measured wg wireguard-go || return
+	fi
+	if command -v openvpn >/dev/null; then
+		for c in openvpn-aes256gcm-udp openvpn-chacha20-udp openvpn-aes256gcm-tcp; do
+			measured wg "$c" || return
+		done
+	fi
 }
 
 test_report() {
 	[ -s "$OUT/results.md" ] || fail "no results.md" || return 1
-	grep -q '^| measurement | unit | ceiling' "$OUT/results.md" ||
-		fail "results.md has no case table" || return 1
+	if want host; then
+		grep -q '^| measurement | unit | ceiling' "$OUT/results.md" ||
+			fail "results.md has no host case table" || return 1
+	fi
+	if want wg; then
+		grep -q '^| measurement | unit | none' "$OUT/results.md" ||
+			fail "results.md has no VPN case table" || return 1
+		grep -q '^| TCP | pppoe-xp-wg / wireguard-go |' "$OUT/results.md" &&
+			grep -q 'wireguard-go / openvpn-aes256gcm-udp .* published' "$OUT/results.md" ||
+			fail "results.md has no VPN ratios" || return 1
+	fi
 	head -c 8 "$OUT/chart.png" 2>/dev/null | od -An -tx1 | grep -q '89 50 4e 47' ||
 		fail "chart.png is not a PNG"
 }
@@ -129,13 +173,17 @@ test_report_round_spread() {
 		fail "summary row: $(grep -m1 '^| TCP download, 1 stream' "$PXP_TMP/spread.md")"
 }
 
-# Everything the run created carries its prefix pxb<pid>-: none of it may outlive it.
+# Everything the run created carries its prefix pxb<pid>- (its tunnels pxw<pid>-): none of it
+# may outlive it.
 test_cleanup() {
 	local pid left
 	pid=$(grep -o '"run_id": "[^"]*"' "$OUT/results.jsonl" | head -n1 | sed 's/.*-\([0-9]*\)"/\1/')
 	[ -n "$pid" ] || fail "no run_id in the results" || return 1
 	left=$(ip netns list | awk '{ print $1 }' | grep "^pxb$pid-")
-	[ -z "$left" ] || fail "namespaces left behind: $left"
+	[ -z "$left" ] || fail "namespaces left behind: $left" || return
+	# The userspace WireGuards' UAPI sockets (bench/lib/wg.sh wg_ifname) are not per namespace.
+	left=$(ls /var/run/wireguard 2>/dev/null | grep "^pxw$pid-")
+	[ -z "$left" ] || fail "WireGuard sockets left behind in /var/run/wireguard: $left"
 }
 
 missing=$(require_cmds ip ping nft iperf3 ethtool python3 bpftool) || {
@@ -148,10 +196,12 @@ missing=$(require_cmds ip ping nft iperf3 ethtool python3 bpftool) || {
 }
 run_test bench_smoke/run test_run
 if [ -s "$OUT/results.jsonl" ]; then
-	run_test bench_smoke/rows_host test_rows_host
-	run_test bench_smoke/rows_guest test_rows_guest
-	run_test bench_smoke/rows_bpf test_rows_bpf
-	run_test bench_smoke/ceiling_measured test_ceiling_measured
+	want host && run_test bench_smoke/rows_host test_rows_host
+	want wg && run_test bench_smoke/rows_wg test_rows_wg
+	want guest || want wg && run_test bench_smoke/rows_guest test_rows_guest
+	want bpf && run_test bench_smoke/rows_bpf test_rows_bpf
+	want host && run_test bench_smoke/ceiling_measured test_ceiling_measured
+	want wg && run_test bench_smoke/vpn_stock_measured test_vpn_stock_measured
 	run_test bench_smoke/report test_report
 	run_test bench_smoke/report_round_spread test_report_round_spread
 	run_test bench_smoke/cleanup test_cleanup
