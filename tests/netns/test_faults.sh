@@ -108,9 +108,10 @@ client_clean() {
 	[ -z "$what" ] || fail "netdevs left: $what" || return 1
 	what=$(xdp_progs "$NS_ROUTER")
 	[ -z "$what" ] || fail "XDP programs left: $what" || return 1
-	what=$(ls -A "$RUN_C")
-	[ -z "$what" ] || fail "run files left in $RUN_C: $what" || return 1
-	no_pxp_in "$NS_ROUTER" || fail "a pppoe-xp process still runs in the router namespace"
+	# The pid file names the daemon until it has ended, after `down` returned (ip-down's time).
+	wait_for 10 sh -c "[ -z \"\$(ls -A '$RUN_C')\" ]" ||
+		fail "run files left in $RUN_C: $(ls -A "$RUN_C")" || return 1
+	wait_for 10 no_pxp_in "$NS_ROUTER" || fail "a pppoe-xp process still runs in the router namespace"
 }
 
 # The client ends cleanly (down, exit 0) and leaves nothing.

@@ -5,7 +5,6 @@
  * unless --foreground; the others talk to a running daemon over its control socket.
  */
 #include <errno.h>
-#include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -152,47 +151,33 @@ static int down_dead(const char *iface, int request_err)
 	return PXP_EXIT_OK;
 }
 
-/* The daemon's teardown (Terminate-Request retries) and ip-down's HOOK_EXIT_WAIT_MS fit. */
+/* The daemon's teardown: Terminate-Request retries and the PADT. */
 #define DOWN_WAIT_MS 15000
 
 static int cmd_down(int argc, char **argv)
 {
 	struct down_options o;
 	FILE *sink;
-	int err, i, pidfd;
+	int err, i;
 
 	if (config_parse_down(argc, argv, &o))
 		return PXP_EXIT_OPTION;
 	sink = fopen("/dev/null", "we");
 	if (!sink)
 		return PXP_EXIT_FATAL;
-	/* Held from before the request, so that the exit we wait for is that daemon's. */
-	pidfd = instance_pidfd(o.iface);
 	err = control_request(o.iface, "down", sink);
 	fclose(sink);
-	if (err) {
-		if (pidfd >= 0)
-			close(pidfd);
+	if (err)
 		return down_dead(o.iface, err);
-	}
 	/*
-	 * Return once the daemon has sent its Terminate and PADT and exited: its socket closes
-	 * first, its record, ip-down and pid file go after (pppd's order), and a caller may
-	 * look at any of them as soon as we return.
+	 * Return once the daemon has sent its Terminate and PADT and detached: its socket
+	 * closes, then its record goes. ip-down may still run after (pppd gives it its time;
+	 * the pid file names the daemon until it ends), and holds nothing a new `up` needs.
 	 */
-	if (pidfd >= 0) {
-		struct pollfd p = { .fd = pidfd, .events = POLLIN };
-
-		err = poll(&p, 1, DOWN_WAIT_MS);
-		close(pidfd);
-		if (err > 0)
+	for (i = 0; i < DOWN_WAIT_MS / 100; i++) {
+		if (!control_daemon_running(o.iface) && !instance_running(o.iface))
 			return PXP_EXIT_OK;
-	} else {
-		for (i = 0; i < DOWN_WAIT_MS / 100; i++) {
-			if (!control_daemon_running(o.iface))
-				return PXP_EXIT_OK;
-			usleep(100 * 1000);
-		}
+		usleep(100 * 1000);
 	}
 	pxp_err("pppoe-xp on %s did not stop within %d s", o.iface, DOWN_WAIT_MS / 1000);
 	return PXP_EXIT_FATAL;

@@ -15,7 +15,6 @@
 #include "daemon.h"
 #include "discovery.h"
 #include "log.h"
-#include "pidfd.h"
 #include "mac.h"
 #include "pppoe_tags.h"
 #include "raw_socket.h"
@@ -310,23 +309,11 @@ static int record_read(const char *iface, struct instance_record *r)
 	return err;
 }
 
-int instance_pidfd(const char *iface)
+bool instance_running(const char *iface)
 {
 	struct instance_record r;
-	int fd, err;
 
-	err = record_read(iface, &r);
-	if (err)
-		return err;
-	fd = pxp_pidfd_open(r.pid);
-	if (fd < 0)
-		return -errno;
-	/* Opened first, checked after: the pid cannot be reused while the descriptor is held. */
-	if (!instance_alive(&r)) {
-		close(fd);
-		return -ESRCH;
-	}
-	return fd;
+	return !record_read(iface, &r) && instance_alive(&r);
 }
 
 void instance_record_remove(const char *iface)

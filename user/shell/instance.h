@@ -53,11 +53,8 @@ int instance_record_init(struct instance_record *r);
 /* Writes the record of iface atomically. 0 or -errno. */
 int instance_record_write(const char *iface, const struct instance_record *r);
 void instance_record_remove(const char *iface);
-/*
- * A pidfd of the live instance recorded for iface (readable once it has exited): -ENOENT
- * without a record, -ESRCH if its process is gone, other -errno.
- */
-int instance_pidfd(const char *iface);
+/* A record for iface whose process still runs (pid and start time match). */
+bool instance_running(const char *iface);
 
 /*
  * Removes what a dead instance on iface left: a PADT to the AC of its session, its session
