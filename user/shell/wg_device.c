@@ -640,36 +640,47 @@ static void send_cookie_reply(struct wg_device *d, const void *msg, size_t len,
 		       sizeof(*to));
 }
 
-/* A handshake message from under load: the cookie path, or rate-limited. */
-static bool refused_under_load(struct wg_device *d, enum wg_drop r, const void *msg, size_t len,
-			       const struct sockaddr_in6 *from, const struct wg_cookie_ctx *c,
-			       bool limited)
+/*
+ * Consumes the handshake message msg of type (initiation or response) into hs under the load
+ * rules: without a valid MAC2 under load it gets a cookie reply, a rate-limited source is
+ * dropped, other refusals are counted. True when admitted.
+ */
+static bool handshake_admitted(struct wg_device *d, enum wg_message_type type,
+			       struct wg_handshake *hs, const uint8_t *msg, size_t len,
+			       const struct sockaddr_in6 *from)
 {
-	if (r == WG_DROP_COOKIE_NEEDED) {
-		d->core_drops[r]++;
+	struct wg_cookie_ctx cctx;
+	const struct wg_cookie_ctx *c;
+	uint8_t src[18];
+	bool limited;
+	enum wg_drop r;
+
+	c = load_check(d, from, &cctx, src, &limited);
+	if (type == WG_MSG_INITIATION)
+		r = wg_initiation_consume(hs, &d->local, msg, len, lookup_noise_peer, d, c);
+	else
+		r = wg_response_consume(hs, &d->local, msg, len, c);
+	if (r == WG_DROP_COOKIE_NEEDED)
 		send_cookie_reply(d, msg, len, from, c);
-		return true;
+	if (r != WG_OK) {
+		d->core_drops[r]++;
+		return false;
 	}
-	if (r == WG_OK && limited) {
+	if (limited) {
 		drop(d, DEV_DROP_ratelimit);
-		return true;
+		return false;
 	}
-	return false;
+	return true;
 }
 
 static void rx_initiation(struct wg_device *d, const uint8_t *msg, size_t len,
 			  const struct sockaddr_in6 *from)
 {
 	struct wg_handshake hs = { 0 };
-	struct wg_cookie_ctx cctx;
-	const struct wg_cookie_ctx *c;
 	struct wg_msg_response *resp;
 	struct wg_transport_keys k;
 	struct wg_keypair kp = { 0 };
 	uint64_t now = ev_now_ms();
-	bool limited;
-	uint8_t src[18];
-	enum wg_drop r;
 	struct peer *p;
 	unsigned int i, actions;
 
@@ -677,14 +688,8 @@ static void rx_initiation(struct wg_device *d, const uint8_t *msg, size_t len,
 		drop(d, DEV_DROP_no_key);
 		return;
 	}
-	c = load_check(d, from, &cctx, src, &limited);
-	r = wg_initiation_consume(&hs, &d->local, msg, len, lookup_noise_peer, d, c);
-	if (refused_under_load(d, r, msg, len, from, c, limited))
+	if (!handshake_admitted(d, WG_MSG_INITIATION, &hs, msg, len, from))
 		goto out;
-	if (r != WG_OK) {
-		d->core_drops[r]++;
-		goto out;
-	}
 	p = container_of(hs.peer, struct peer, noise);
 	if (!wg_peer_initiation_allowed(&p->st, now)) {
 		drop(d, DEV_DROP_flood);
@@ -730,27 +735,16 @@ static void rx_response(struct wg_device *d, const uint8_t *msg, size_t len,
 			const struct sockaddr_in6 *from)
 {
 	struct peer *p = peer_by_handshake(d, wg_message_receiver(msg, WG_MSG_RESPONSE));
-	struct wg_cookie_ctx cctx;
-	const struct wg_cookie_ctx *c;
 	struct wg_transport_keys k;
 	struct wg_keypair kp = { 0 };
 	uint64_t now = ev_now_ms();
-	bool limited;
-	uint8_t src[18];
-	enum wg_drop r;
 
 	if (!p) {
 		d->core_drops[WG_DROP_STATE]++;
 		return;
 	}
-	c = load_check(d, from, &cctx, src, &limited);
-	r = wg_response_consume(&p->hs, &d->local, msg, len, c);
-	if (refused_under_load(d, r, msg, len, from, c, limited))
+	if (!handshake_admitted(d, WG_MSG_RESPONSE, &p->hs, msg, len, from))
 		return;
-	if (r != WG_OK) {
-		d->core_drops[r]++;
-		return;
-	}
 	if (wg_transport_keys_derive(&k, &p->hs)) {
 		d->core_drops[WG_DROP_INTERNAL]++;
 		return;
