@@ -673,13 +673,29 @@ static bool handshake_admitted(struct wg_device *d, enum wg_message_type type,
 	return true;
 }
 
+/* A finished handshake's keys into p's key slots (k wiped); the timer actions to take. */
+static unsigned int install_keys(struct peer *p, struct wg_transport_keys *k, uint64_t now)
+{
+	struct wg_keypair kp = { 0 };
+	unsigned int actions;
+
+	memcpy(kp.send_key, k->send, WG_KEY_LEN);
+	memcpy(kp.recv_key, k->recv, WG_KEY_LEN);
+	kp.local_index = k->local_index;
+	kp.remote_index = k->remote_index;
+	kp.initiator = k->initiator;
+	explicit_bzero(k, sizeof(*k));
+	actions = wg_peer_install_keys(&p->st, &kp, now);
+	explicit_bzero(&kp, sizeof(kp));
+	return actions;
+}
+
 static void rx_initiation(struct wg_device *d, const uint8_t *msg, size_t len,
 			  const struct sockaddr_in6 *from)
 {
 	struct wg_handshake hs = { 0 };
 	struct wg_msg_response *resp;
 	struct wg_transport_keys k;
-	struct wg_keypair kp = { 0 };
 	uint64_t now = ev_now_ms();
 	struct peer *p;
 	unsigned int i, actions;
@@ -708,14 +724,7 @@ static void rx_initiation(struct wg_device *d, const uint8_t *msg, size_t len,
 		wg_handshake_clear(&p->hs);
 		goto out;
 	}
-	memcpy(kp.send_key, k.send, WG_KEY_LEN);
-	memcpy(kp.recv_key, k.recv, WG_KEY_LEN);
-	kp.local_index = k.local_index;
-	kp.remote_index = k.remote_index;
-	kp.initiator = false;
-	explicit_bzero(&k, sizeof(k));
-	actions |= wg_peer_install_keys(&p->st, &kp, now);
-	explicit_bzero(&kp, sizeof(kp));
+	actions |= install_keys(p, &k, now);
 	tx_commit(d, i, sizeof(*resp));
 	actions |= wg_peer_sent(&p->st, WG_SENT_RESPONSE, now, rnd32());
 	peer_actions(d, p, actions);
@@ -736,7 +745,6 @@ static void rx_response(struct wg_device *d, const uint8_t *msg, size_t len,
 {
 	struct peer *p = peer_by_handshake(d, wg_message_receiver(msg, WG_MSG_RESPONSE));
 	struct wg_transport_keys k;
-	struct wg_keypair kp = { 0 };
 	uint64_t now = ev_now_ms();
 
 	if (!p) {
@@ -751,14 +759,7 @@ static void rx_response(struct wg_device *d, const uint8_t *msg, size_t len,
 	}
 	set_endpoint(p, from);
 	p->rx_bytes += len;
-	memcpy(kp.send_key, k.send, WG_KEY_LEN);
-	memcpy(kp.recv_key, k.recv, WG_KEY_LEN);
-	kp.local_index = k.local_index;
-	kp.remote_index = k.remote_index;
-	kp.initiator = true;
-	explicit_bzero(&k, sizeof(k));
-	peer_actions(d, p, wg_peer_install_keys(&p->st, &kp, now));
-	explicit_bzero(&kp, sizeof(kp));
+	peer_actions(d, p, install_keys(p, &k, now));
 }
 
 static void rx_cookie_reply(struct wg_device *d, const uint8_t *msg, size_t len)
