@@ -23,14 +23,6 @@ BENCH_NETKIT_HOP=$PXP_ROOT/build/bench/netkit_hop
 HOST_USER=pxbench
 HOST_PASSWORD=pxb-secret-$$
 
-# Points lib.sh's NS_* names at the case's namespaces.
-host_ns() {
-	NS_LAN=${CASE_PREFIX[$1]}lan
-	NS_ROUTER=${CASE_PREFIX[$1]}router
-	NS_ISP=${CASE_PREFIX[$1]}isp
-	NS_NET=${CASE_PREFIX[$1]}net
-}
-
 # host_topo KEY plain|pppoe: the case's namespaces (topo_create) with the bench's WAN.
 host_topo() {
 	topo_create "$2" && sh -c "$(wan_offload_script "${CASE_PREFIX[$1]}")" || {
@@ -164,24 +156,16 @@ host_seconds() {
 	echo $((${#HOST_CASES[@]} * (5 + 4 + BENCH_ROUNDS * $(bench_round_seconds host))))
 }
 
+# host_setup KEY CASE: one host case's topology and its tunnel or data path.
+host_setup() {
+	case $2 in
+	ceiling) host_setup_ceiling "$1" ;;
+	veth-hop) host_setup_veth_hop "$1" ;;
+	netkit-hop) host_setup_netkit_hop "$1" ;;
+	*) host_setup_pppoe "$1" ;;
+	esac
+}
+
 host_run() {
-	local c key i=0
-	local -a keys
-	for c in "${HOST_CASES[@]}"; do
-		key=host/$c
-		keys+=("$key")
-		CASE_ENV[$key]=host
-		CASE_PREFIX[$key]=${PXP_NS_PREFIX}h$i-
-		CASE_STATUS[$key]=ok
-		i=$((i + 1))
-		host_ns "$key"
-		progress "$key: set up"
-		case $c in
-		ceiling) host_setup_ceiling "$key" ;;
-		veth-hop) host_setup_veth_hop "$key" ;;
-		netkit-hop) host_setup_netkit_hop "$key" ;;
-		*) host_setup_pppoe "$key" ;;
-		esac
-	done
-	measure_matrix "${keys[@]}"
+	bench_host_cases host h host_setup "${HOST_CASES[@]}"
 }
