@@ -126,8 +126,10 @@ $(O)/user/shell/%.o: ROOM_INC = $(INC_shell)
 $(O)/user/cli/%.o: ROOM_INC = $(INC_cli)
 
 BASE_CFLAGS := -std=gnu11 $(WARNINGS) $(CFLAGS) $(SAN_FLAGS) $(if $(SYSROOT),--sysroot=$(SYSROOT)) \
-	$(PKG_CFLAGS) $(RUN_DIR_CFLAGS) -MMD -MP
-ALL_CFLAGS = $(BASE_CFLAGS) $(ROOM_INC)
+	$(PKG_CFLAGS) $(RUN_DIR_CFLAGS)
+# Apart from BASE_CFLAGS: tests/rooms.sh compiles stdin with room-flags, and -MMD there would
+# leave a dependency file (a--.d) in the tree's root.
+ALL_CFLAGS = $(BASE_CFLAGS) -MMD -MP $(ROOM_INC)
 LDLIBS := $(PKG_LIBS) -lelf -lz -lpthread
 
 # clang -target bpf does not search the host's multiarch include directory for <asm/...>.
