@@ -56,38 +56,21 @@ host_setup_ceiling() {
 	host_common "$key"
 }
 
-# The ceiling, with the router's IPv4 traffic to and from the WAN through hop0 as it goes
-# through pxp0 in the xdp case: same MTU, NOARP, GRO on the redirect targets (hop0, isp0).
-host_setup_veth_hop() {
-	local key=$1 log=$PXP_TMP/${CASE_PREFIX[$1]}veth_hop.log
-	[ -x "$BENCH_VETH_HOP" ] || {
-		case_unavailable "$key" "build/bench/veth_hop is not built"
+# host_setup_hop KEY DEV TOOL SCRIPT: the ceiling, with the router's IPv4 traffic to and
+# from the WAN through DEV as it goes through pxp0 in the xdp case (same MTU, NOARP, GRO on
+# the redirect targets), DEV made by SCRIPT PREFIX TOOL (veth_hop_script: hop0, a veth;
+# netkit_hop_script: nk0, a netkit, unavailable with the reason on a kernel without netkit).
+host_setup_hop() {
+	local key=$1 dev=$2 bin=$3 script=$4 log=$PXP_TMP/${CASE_PREFIX[$1]}$2.log
+	[ -x "$bin" ] || {
+		case_unavailable "$key" "${bin#"$PXP_ROOT"/} is not built"
 		return
 	}
 	host_topo "$key" plain || return
-	sh -c "$(veth_hop_script "${CASE_PREFIX[$key]}" "$BENCH_VETH_HOP")" >"$log" 2>&1 &&
+	sh -c "$("$script" "${CASE_PREFIX[$key]}" "$bin")" >"$log" 2>&1 &&
 		ip netns exec "$NS_ROUTER" nft delete table ip pxp_nat &&
-		topo_nat_out hop0 || {
-		case_unavailable "$key" "setting up hop0 failed: $(last_line "$log")"
-		return
-	}
-	CASE_MTU[$key]=1492
-	host_common "$key"
-}
-
-# The ceiling through a netkit nk0 instead of hop0; unavailable, with the reason, on a kernel
-# without netkit.
-host_setup_netkit_hop() {
-	local key=$1 log=$PXP_TMP/${CASE_PREFIX[$1]}netkit_hop.log
-	[ -x "$BENCH_NETKIT_HOP" ] || {
-		case_unavailable "$key" "build/bench/netkit_hop is not built"
-		return
-	}
-	host_topo "$key" plain || return
-	sh -c "$(netkit_hop_script "${CASE_PREFIX[$key]}" "$BENCH_NETKIT_HOP")" >"$log" 2>&1 &&
-		ip netns exec "$NS_ROUTER" nft delete table ip pxp_nat &&
-		topo_nat_out nk0 || {
-		case_unavailable "$key" "setting up nk0 failed: $(last_line "$log")"
+		topo_nat_out "$dev" || {
+		case_unavailable "$key" "setting up $dev failed: $(last_line "$log")"
 		return
 	}
 	CASE_MTU[$key]=1492
@@ -160,8 +143,8 @@ host_seconds() {
 host_setup() {
 	case $2 in
 	ceiling) host_setup_ceiling "$1" ;;
-	veth-hop) host_setup_veth_hop "$1" ;;
-	netkit-hop) host_setup_netkit_hop "$1" ;;
+	veth-hop) host_setup_hop "$1" hop0 "$BENCH_VETH_HOP" veth_hop_script ;;
+	netkit-hop) host_setup_hop "$1" nk0 "$BENCH_NETKIT_HOP" netkit_hop_script ;;
 	*) host_setup_pppoe "$1" ;;
 	esac
 }
