@@ -3,8 +3,9 @@
  * libFuzzer harness for WireGuard data messages (wg-bridge/noise.c): any bytes are checked
  * and decrypted in place under B's keys of a fixed handshake, refused with a named reason or
  * opened into a packet inside the message; and the same bytes as a packet, sealed by A,
- * open back to themselves (padded with zeros) under B's keys. The keys are set up once, as
- * the device sets up a session's (wg_data_seal/open). Input: the message.
+ * open back to themselves (padded with zeros) under B's keys, sealed as the per-call cipher
+ * seals. The keys are set up once, as the device sets up a session's (wg_data_seal/open).
+ * Input: the message.
  */
 #include <stdint.h>
 
@@ -38,9 +39,9 @@ static void fuzz_keys(void)
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	uint8_t msg[2048], out[2048 + 64], back[2048 + 64];
+	uint8_t msg[2048], out[2048 + 64], back[2048 + 64], want[2048 + 64];
 	enum wg_message_type type;
-	size_t len;
+	size_t len, padded;
 	uint32_t receiver;
 	uint64_t counter;
 	enum wg_drop d;
@@ -65,6 +66,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (n < 0)
 		abort();
 	if (wg_message_check(out, (size_t)n, &type) || type != WG_MSG_DATA)
+		abort();
+	/* The sealed bytes are the per-call cipher's (test_wg_crypto checks it against libsodium).
+	 */
+	padded = (size_t)n - WG_DATA_MIN_LEN;
+	memset(want, 0, padded);
+	memcpy(want, data, size);
+	if (wg_aead_encrypt(want, want, padded, NULL, 0, size, fuzz_ka.send) ||
+	    memcmp(out + sizeof(struct wg_msg_data), want, padded + WG_AEAD_TAG_LEN))
 		abort();
 	wg_data_header(out, &receiver, &counter);
 	if (receiver != fuzz_kb.local_index || counter != size)
