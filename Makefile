@@ -126,8 +126,10 @@ $(O)/user/shell/%.o: ROOM_INC = $(INC_shell)
 $(O)/user/cli/%.o: ROOM_INC = $(INC_cli)
 
 BASE_CFLAGS := -std=gnu11 $(WARNINGS) $(CFLAGS) $(SAN_FLAGS) $(if $(SYSROOT),--sysroot=$(SYSROOT)) \
-	$(PKG_CFLAGS) $(RUN_DIR_CFLAGS) -MMD -MP
-ALL_CFLAGS = $(BASE_CFLAGS) $(ROOM_INC)
+	$(PKG_CFLAGS) $(RUN_DIR_CFLAGS)
+# Apart from BASE_CFLAGS: tests/rooms.sh compiles stdin with room-flags, and -MMD there would
+# leave a dependency file (a--.d) in the tree's root.
+ALL_CFLAGS = $(BASE_CFLAGS) -MMD -MP $(ROOM_INC)
 LDLIBS := $(PKG_LIBS) -lelf -lz -lpthread
 
 # clang -target bpf does not search the host's multiarch include directory for <asm/...>.
@@ -282,22 +284,28 @@ $(RT_PROTOS): user/datapath/netlink.h
 	$(Q)awk '$$1 == "#define" && $$2 == "PXP_RTPROT" { print $$3 "\tpppoe-xp"; n++ } \
 		END { exit n != 1 }' $< >$@
 
+# What install puts where, one entry a file: source|destination|mode. The unit is made from
+# dist/$(UNIT).in by install itself (its paths are PREFIX's); pppoe-xp-wg is a hard link to
+# the installed pppoe-xp. uninstall removes the same list.
+INSTALL_FILES = $(BIN)|$(SBINDIR)/pppoe-xp|0755 $(MAN)|$(MANDIR)/man8/pppoe-xp.8|0644 \
+	$(O)/$(UNIT)|$(SYSTEMD_UNITDIR)/$(UNIT)|0644 \
+	$(RT_PROTOS)|$(RT_PROTOS_DIR)/pppoe-xp.conf|0644
+INSTALL_LINK = $(SBINDIR)/pppoe-xp-wg
+install_field = $(word $(1),$(subst |, ,$(2)))
+INSTALLED = $(foreach f,$(INSTALL_FILES),$(call install_field,2,$(f))) $(INSTALL_LINK)
+
 .PHONY: install uninstall
 install: $(BIN) $(MAN) $(RT_PROTOS)
-	$(Q)$(INSTALL) -d -m 0755 $(DESTDIR)$(SBINDIR) $(DESTDIR)$(MANDIR)/man8 \
-		$(DESTDIR)$(SYSTEMD_UNITDIR) $(DESTDIR)$(RT_PROTOS_DIR)
-	$(Q)$(INSTALL) -m 0644 $(RT_PROTOS) $(DESTDIR)$(RT_PROTOS_DIR)/pppoe-xp.conf
-	$(Q)$(INSTALL) -m 0755 $(BIN) $(DESTDIR)$(SBINDIR)/pppoe-xp
-	$(Q)ln -f $(DESTDIR)$(SBINDIR)/pppoe-xp $(DESTDIR)$(SBINDIR)/pppoe-xp-wg
-	$(Q)$(INSTALL) -m 0644 $(MAN) $(DESTDIR)$(MANDIR)/man8/pppoe-xp.8
+	$(Q)$(INSTALL) -d -m 0755 $(addprefix $(DESTDIR),$(sort $(dir $(INSTALLED))))
 	$(Q)sed -e 's|@SBINDIR@|$(SBINDIR)|g' -e 's|@SYSCONFDIR@|$(SYSCONFDIR)|g' \
 		dist/$(UNIT).in >$(O)/$(UNIT)
-	$(Q)$(INSTALL) -m 0644 $(O)/$(UNIT) $(DESTDIR)$(SYSTEMD_UNITDIR)/$(UNIT)
+	$(Q)$(foreach f,$(INSTALL_FILES),$(INSTALL) -m $(call install_field,3,$(f)) \
+		$(call install_field,1,$(f)) $(DESTDIR)$(call install_field,2,$(f)) &&) true
+	$(Q)ln -f $(DESTDIR)$(SBINDIR)/pppoe-xp $(DESTDIR)$(INSTALL_LINK)
 	$(Q)$(INSTALL) -d -m 0700 $(DESTDIR)$(SYSCONFDIR)/pppoe-xp
 
 uninstall:
-	$(Q)rm -f $(DESTDIR)$(SBINDIR)/pppoe-xp $(DESTDIR)$(SBINDIR)/pppoe-xp-wg \
-		$(DESTDIR)$(MANDIR)/man8/pppoe-xp.8 $(DESTDIR)$(SYSTEMD_UNITDIR)/$(UNIT) $(DESTDIR)$(RT_PROTOS_DIR)/pppoe-xp.conf
+	$(Q)rm -f $(addprefix $(DESTDIR),$(INSTALLED))
 	$(Q)if [ -d $(DESTDIR)$(SYSCONFDIR)/pppoe-xp ]; then \
 		rmdir --ignore-fail-on-non-empty $(DESTDIR)$(SYSCONFDIR)/pppoe-xp; fi
 

@@ -28,12 +28,9 @@ declare -A MAY=(
 )
 ROOMS="pppoe wg common engine datapath shell cli"
 
-failed=0
-pass() { echo "PASS rooms/$1"; }
-fail() {
-	echo "FAIL rooms/$1: $2"
-	failed=1
-}
+REPORT_PREFIX=rooms/
+# shellcheck source=tests/lib/report.sh
+. tests/lib/report.sh
 
 # The room a header lives in: the first room directory holding it ("skel" for generated
 # skeletons), "" if none does (a system header).
@@ -114,4 +111,4 @@ test_build() {
 test_layout
 test_includes
 test_build
-exit $failed
+exit $REPORT_FAILED

@@ -514,9 +514,8 @@ int wg_transport_keys_derive(struct wg_transport_keys *k, struct wg_handshake *h
 
 /* ---- data ---- */
 
-/* The data message's header and padded plaintext in out; the length to seal, or -EMSGSIZE. */
-static int data_frame(uint8_t *out, size_t cap, const uint8_t *payload, size_t len, size_t mtu,
-		      uint32_t remote_index, uint64_t counter)
+int wg_data_seal(uint8_t *out, size_t cap, const uint8_t *payload, size_t len, size_t mtu,
+		 uint32_t remote_index, const struct wg_aead_key *key, uint64_t counter)
 {
 	struct wg_msg_data *d = (struct wg_msg_data *)out;
 	size_t padded = (len + WG_DATA_PAD - 1) / WG_DATA_PAD * WG_DATA_PAD;
@@ -531,33 +530,9 @@ static int data_frame(uint8_t *out, size_t cap, const uint8_t *payload, size_t l
 	d->header.type_le = htole32(WG_MSG_DATA);
 	d->receiver_le = htole32(remote_index);
 	d->counter_le = htole64(counter);
-	return (int)padded;
-}
-
-int wg_data_encrypt(uint8_t *out, size_t cap, const uint8_t *payload, size_t len, size_t mtu,
-		    const struct wg_transport_keys *k, uint64_t counter)
-{
-	struct wg_msg_data *d = (struct wg_msg_data *)out;
-	int padded = data_frame(out, cap, payload, len, mtu, k->remote_index, counter);
-
-	if (padded < 0)
-		return padded;
-	if (wg_aead_encrypt(d->encrypted, d->encrypted, (size_t)padded, NULL, 0, counter, k->send))
+	if (!key->enc || wg_aead_key_run(key, d->encrypted, d->encrypted, padded, counter))
 		return -EIO;
-	return (int)sizeof(*d) + padded + WG_AEAD_TAG_LEN;
-}
-
-int wg_data_seal(uint8_t *out, size_t cap, const uint8_t *payload, size_t len, size_t mtu,
-		 uint32_t remote_index, const struct wg_aead_key *key, uint64_t counter)
-{
-	struct wg_msg_data *d = (struct wg_msg_data *)out;
-	int padded = data_frame(out, cap, payload, len, mtu, remote_index, counter);
-
-	if (padded < 0)
-		return padded;
-	if (!key->enc || wg_aead_key_run(key, d->encrypted, d->encrypted, (size_t)padded, counter))
-		return -EIO;
-	return (int)sizeof(*d) + padded + WG_AEAD_TAG_LEN;
+	return (int)(sizeof(*d) + padded + WG_AEAD_TAG_LEN);
 }
 
 void wg_data_header(const void *msg, uint32_t *receiver, uint64_t *counter)
@@ -566,21 +541,6 @@ void wg_data_header(const void *msg, uint32_t *receiver, uint64_t *counter)
 
 	*receiver = le32toh(d->receiver_le);
 	*counter = le64toh(d->counter_le);
-}
-
-enum wg_drop wg_data_decrypt(uint8_t *out, size_t *out_len, const void *msg, size_t len,
-			     const struct wg_transport_keys *k)
-{
-	const struct wg_msg_data *d = msg;
-	size_t n;
-
-	if (len < WG_DATA_MIN_LEN)
-		return WG_DROP_SIZE;
-	n = len - sizeof(*d);
-	if (wg_aead_decrypt(out, d->encrypted, n, NULL, 0, le64toh(d->counter_le), k->recv))
-		return WG_DROP_DECRYPT;
-	*out_len = n - WG_AEAD_TAG_LEN;
-	return WG_OK;
 }
 
 enum wg_drop wg_data_open(uint8_t *out, size_t *out_len, const void *msg, size_t len,

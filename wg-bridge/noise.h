@@ -195,13 +195,10 @@ uint32_t wg_message_receiver(const void *msg, enum wg_message_type type);
 
 /*
  * A data message into out (cap bytes): header, payload padded with zeros to 16 (never past
- * mtu), tag. payload may already sit at out + 16 (in place). The length, or -EMSGSIZE.
- * Counter limits and key ages are the caller's.
+ * mtu), tag, sealed with the session's send key set up once (wg_aead_key_init, enc true).
+ * payload may already sit at out + 16 (in place). The length, -EMSGSIZE, or -EIO (a key of
+ * the wrong direction). Counter limits and key ages are the caller's.
  */
-int wg_data_encrypt(uint8_t *out, size_t cap, const uint8_t *payload, size_t len, size_t mtu,
-		    const struct wg_transport_keys *k, uint64_t counter);
-
-/* wg_data_encrypt with a session's send key set up once (wg_aead_key_init, enc true). */
 int wg_data_seal(uint8_t *out, size_t cap, const uint8_t *payload, size_t len, size_t mtu,
 		 uint32_t remote_index, const struct wg_aead_key *key, uint64_t counter);
 
@@ -209,14 +206,11 @@ int wg_data_seal(uint8_t *out, size_t cap, const uint8_t *payload, size_t len, s
 void wg_data_header(const void *msg, uint32_t *receiver, uint64_t *counter);
 
 /*
- * Decrypts the data message msg (len bytes, checked) into out, which may be the message's own
- * encrypted bytes (msg + 16, in place); *out_len is the padded packet's length. Replay is the
- * caller's (it checks the counter after this succeeds).
+ * Opens the data message msg (len bytes, checked) with the session's receive key set up once
+ * (wg_aead_key_init, enc false) into out, which may be the message's own encrypted bytes
+ * (msg + 16, in place); *out_len is the padded packet's length. Replay is the caller's (it
+ * checks the counter after this succeeds).
  */
-enum wg_drop wg_data_decrypt(uint8_t *out, size_t *out_len, const void *msg, size_t len,
-			     const struct wg_transport_keys *k);
-
-/* wg_data_decrypt with a session's receive key set up once (wg_aead_key_init, enc false). */
 enum wg_drop wg_data_open(uint8_t *out, size_t *out_len, const void *msg, size_t len,
 			  const struct wg_aead_key *key);
 

@@ -84,6 +84,30 @@ bench_unavailable() {
 	bench_row status=unavailable "reason=$reason" "$@" >/dev/null
 }
 
+# bench_host_cases ENV TAG SETUP CASE...: ENV's cases on the host kernel, each in its own
+# namespaces ${PXP_NS_PREFIX}TAG<n>-{lan,router,isp,net} with lib.sh's NS_* names pointed at
+# them, set up in turn by SETUP KEY CASE (all stay up), then measured together.
+bench_host_cases() {
+	local env=$1 tag=$2 setup=$3 c key i=0
+	local -a keys
+	shift 3
+	for c in "$@"; do
+		key=$env/$c
+		keys+=("$key")
+		CASE_ENV[$key]=$env
+		CASE_PREFIX[$key]=${PXP_NS_PREFIX}$tag$i-
+		CASE_STATUS[$key]=ok
+		i=$((i + 1))
+		NS_LAN=${CASE_PREFIX[$key]}lan
+		NS_ROUTER=${CASE_PREFIX[$key]}router
+		NS_ISP=${CASE_PREFIX[$key]}isp
+		NS_NET=${CASE_PREFIX[$key]}net
+		progress "$key: set up"
+		"$setup" "$key" "$c"
+	done
+	measure_matrix "${keys[@]}"
+}
+
 # One progress line per measurement: step, elapsed time, what runs now.
 progress() {
 	BENCH_STEP=$((BENCH_STEP + 1))

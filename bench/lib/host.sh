@@ -23,14 +23,6 @@ BENCH_NETKIT_HOP=$PXP_ROOT/build/bench/netkit_hop
 HOST_USER=pxbench
 HOST_PASSWORD=pxb-secret-$$
 
-# Points lib.sh's NS_* names at the case's namespaces.
-host_ns() {
-	NS_LAN=${CASE_PREFIX[$1]}lan
-	NS_ROUTER=${CASE_PREFIX[$1]}router
-	NS_ISP=${CASE_PREFIX[$1]}isp
-	NS_NET=${CASE_PREFIX[$1]}net
-}
-
 # host_topo KEY plain|pppoe: the case's namespaces (topo_create) with the bench's WAN.
 host_topo() {
 	topo_create "$2" && sh -c "$(wan_offload_script "${CASE_PREFIX[$1]}")" || {
@@ -64,38 +56,21 @@ host_setup_ceiling() {
 	host_common "$key"
 }
 
-# The ceiling, with the router's IPv4 traffic to and from the WAN through hop0 as it goes
-# through pxp0 in the xdp case: same MTU, NOARP, GRO on the redirect targets (hop0, isp0).
-host_setup_veth_hop() {
-	local key=$1 log=$PXP_TMP/${CASE_PREFIX[$1]}veth_hop.log
-	[ -x "$BENCH_VETH_HOP" ] || {
-		case_unavailable "$key" "build/bench/veth_hop is not built"
+# host_setup_hop KEY DEV TOOL SCRIPT: the ceiling, with the router's IPv4 traffic to and
+# from the WAN through DEV as it goes through pxp0 in the xdp case (same MTU, NOARP, GRO on
+# the redirect targets), DEV made by SCRIPT PREFIX TOOL (veth_hop_script: hop0, a veth;
+# netkit_hop_script: nk0, a netkit, unavailable with the reason on a kernel without netkit).
+host_setup_hop() {
+	local key=$1 dev=$2 bin=$3 script=$4 log=$PXP_TMP/${CASE_PREFIX[$1]}$2.log
+	[ -x "$bin" ] || {
+		case_unavailable "$key" "${bin#"$PXP_ROOT"/} is not built"
 		return
 	}
 	host_topo "$key" plain || return
-	sh -c "$(veth_hop_script "${CASE_PREFIX[$key]}" "$BENCH_VETH_HOP")" >"$log" 2>&1 &&
+	sh -c "$("$script" "${CASE_PREFIX[$key]}" "$bin")" >"$log" 2>&1 &&
 		ip netns exec "$NS_ROUTER" nft delete table ip pxp_nat &&
-		topo_nat_out hop0 || {
-		case_unavailable "$key" "setting up hop0 failed: $(last_line "$log")"
-		return
-	}
-	CASE_MTU[$key]=1492
-	host_common "$key"
-}
-
-# The ceiling through a netkit nk0 instead of hop0; unavailable, with the reason, on a kernel
-# without netkit.
-host_setup_netkit_hop() {
-	local key=$1 log=$PXP_TMP/${CASE_PREFIX[$1]}netkit_hop.log
-	[ -x "$BENCH_NETKIT_HOP" ] || {
-		case_unavailable "$key" "build/bench/netkit_hop is not built"
-		return
-	}
-	host_topo "$key" plain || return
-	sh -c "$(netkit_hop_script "${CASE_PREFIX[$key]}" "$BENCH_NETKIT_HOP")" >"$log" 2>&1 &&
-		ip netns exec "$NS_ROUTER" nft delete table ip pxp_nat &&
-		topo_nat_out nk0 || {
-		case_unavailable "$key" "setting up nk0 failed: $(last_line "$log")"
+		topo_nat_out "$dev" || {
+		case_unavailable "$key" "setting up $dev failed: $(last_line "$log")"
 		return
 	}
 	CASE_MTU[$key]=1492
@@ -164,24 +139,16 @@ host_seconds() {
 	echo $((${#HOST_CASES[@]} * (5 + 4 + BENCH_ROUNDS * $(bench_round_seconds host))))
 }
 
+# host_setup KEY CASE: one host case's topology and its tunnel or data path.
+host_setup() {
+	case $2 in
+	ceiling) host_setup_ceiling "$1" ;;
+	veth-hop) host_setup_hop "$1" hop0 "$BENCH_VETH_HOP" veth_hop_script ;;
+	netkit-hop) host_setup_hop "$1" nk0 "$BENCH_NETKIT_HOP" netkit_hop_script ;;
+	*) host_setup_pppoe "$1" ;;
+	esac
+}
+
 host_run() {
-	local c key i=0
-	local -a keys
-	for c in "${HOST_CASES[@]}"; do
-		key=host/$c
-		keys+=("$key")
-		CASE_ENV[$key]=host
-		CASE_PREFIX[$key]=${PXP_NS_PREFIX}h$i-
-		CASE_STATUS[$key]=ok
-		i=$((i + 1))
-		host_ns "$key"
-		progress "$key: set up"
-		case $c in
-		ceiling) host_setup_ceiling "$key" ;;
-		veth-hop) host_setup_veth_hop "$key" ;;
-		netkit-hop) host_setup_netkit_hop "$key" ;;
-		*) host_setup_pppoe "$key" ;;
-		esac
-	done
-	measure_matrix "${keys[@]}"
+	bench_host_cases host h host_setup "${HOST_CASES[@]}"
 }

@@ -301,28 +301,21 @@ wg_finish() {
 	host_common "$key"
 }
 
+# wg_setup KEY CASE: one VPN case's topology and tunnel.
+wg_setup() {
+	local key=$1
+	case $2 in
+	none) host_setup_ceiling "$key" ;;
+	none-over-pxp) host_session "$key" xdp && host_common "$key" ;;
+	wireguard-go | wireguard-go-over-pxp) wg_setup_wireguard "$key" wireguard-go ;;
+	pppoe-xp-wg | pppoe-xp-wg-over-pxp) wg_setup_wireguard "$key" pppoe-xp-wg ;;
+	openvpn-aes256gcm-udp) wg_setup_openvpn "$key" AES-256-GCM udp ;;
+	openvpn-chacha20-udp) wg_setup_openvpn "$key" CHACHA20-POLY1305 udp ;;
+	openvpn-aes256gcm-tcp) wg_setup_openvpn "$key" AES-256-GCM tcp ;;
+	*) case_unavailable "$key" "bench/lib/wg.sh does not know this case" ;;
+	esac
+}
+
 wg_run() {
-	local c key i=0
-	local -a keys
-	for c in "${WG_CASES[@]}"; do
-		key=wg/$c
-		keys+=("$key")
-		CASE_ENV[$key]=wg
-		CASE_PREFIX[$key]=${PXP_NS_PREFIX}w$i-
-		CASE_STATUS[$key]=ok
-		i=$((i + 1))
-		host_ns "$key"
-		progress "$key: set up"
-		case $c in
-		none) host_setup_ceiling "$key" ;;
-		none-over-pxp) host_session "$key" xdp && host_common "$key" ;;
-		wireguard-go | wireguard-go-over-pxp) wg_setup_wireguard "$key" wireguard-go ;;
-		pppoe-xp-wg | pppoe-xp-wg-over-pxp) wg_setup_wireguard "$key" pppoe-xp-wg ;;
-		openvpn-aes256gcm-udp) wg_setup_openvpn "$key" AES-256-GCM udp ;;
-		openvpn-chacha20-udp) wg_setup_openvpn "$key" CHACHA20-POLY1305 udp ;;
-		openvpn-aes256gcm-tcp) wg_setup_openvpn "$key" AES-256-GCM tcp ;;
-		*) case_unavailable "$key" "bench/lib/wg.sh does not know this case" ;;
-		esac
-	done
-	measure_matrix "${keys[@]}"
+	bench_host_cases wg w wg_setup "${WG_CASES[@]}"
 }

@@ -14,8 +14,9 @@ MAN=${O:-build}/pppoe-xp.8
 TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT
 
-pass() { echo "PASS dist/$CASE${1:+ ($1)}"; }
-fail() { echo "FAIL dist/$CASE: $*"; }
+REPORT_PREFIX=dist/
+# shellcheck source=tests/lib/report.sh
+. tests/lib/report.sh
 
 # The commands `pppoe-xp help` lists, but help itself.
 commands() { "$B" help | awk '/^  [a-z]+ / && $1 != "help" { print $1 }'; }
@@ -27,34 +28,34 @@ test_help() {
 	local c n=0 out
 	for c in $(commands); do
 		if ! out=$("$B" "$c" --help 2>&1); then
-			fail "$c --help exited non-zero: $out"
+			fail "$CASE" "$c --help exited non-zero: $out"
 			return
 		fi
 		case $out in
 		"usage: pppoe-xp $c "*) ;;
-		*) fail "$c --help does not begin with its usage: $(head -n 1 <<<"$out")"; return ;;
+		*) fail "$CASE" "$c --help does not begin with its usage: $(head -n 1 <<<"$out")"; return ;;
 		esac
 		n=$((n + 1))
 	done
-	[ "$n" -ge 6 ] || { fail "pppoe-xp help lists $n commands"; return; }
-	pass "$n commands"
+	[ "$n" -ge 6 ] || { fail "$CASE" "pppoe-xp help lists $n commands"; return; }
+	pass "$CASE" "$n commands"
 }
 
 test_version() {
 	local out
-	out=$("$B" --version) || { fail "--version exited non-zero"; return; }
-	[[ $out =~ ^pppoe-xp\ [0-9]+\.[0-9]+ ]] || { fail "--version printed '$out'"; return; }
-	pass "$out"
+	out=$("$B" --version) || { fail "$CASE" "--version exited non-zero"; return; }
+	[[ $out =~ ^pppoe-xp\ [0-9]+\.[0-9]+ ]] || { fail "$CASE" "--version printed '$out'"; return; }
+	pass "$CASE" "$out"
 }
 
 test_man() {
 	local c o text section missing="" n=0
-	[ -f "$MAN" ] || { fail "$MAN was not built"; return; }
+	[ -f "$MAN" ] || { fail "$CASE" "$MAN was not built"; return; }
 	if ! text=$(LC_ALL=C.UTF-8 MANWIDTH=100 man --warnings -l "$MAN" 2>"$TMP/warn"); then
-		fail "man -l $MAN failed: $(cat "$TMP/warn")"
+		fail "$CASE" "man -l $MAN failed: $(cat "$TMP/warn")"
 		return
 	fi
-	[ -s "$TMP/warn" ] && { fail "man -l $MAN warns: $(cat "$TMP/warn")"; return; }
+	[ -s "$TMP/warn" ] && { fail "$CASE" "man -l $MAN warns: $(cat "$TMP/warn")"; return; }
 	for c in $(commands); do
 		# From the command's subsection header ("   up IFACE") to the next header.
 		section=$(awk -v c="$c" '/^   [^ ]/ { on = ($1 == c) } /^[^ ]/ { on = 0 } on' <<<"$text")
@@ -64,8 +65,8 @@ test_man() {
 			n=$((n + 1))
 		done
 	done
-	[ -z "$missing" ] || { fail "the man page lacks:$missing"; return; }
-	pass "$n options"
+	[ -z "$missing" ] || { fail "$CASE" "the man page lacks:$missing"; return; }
+	pass "$CASE" "$n options"
 }
 
 test_docs() {
@@ -84,8 +85,8 @@ test_docs() {
 		grep -qF -- "\`$o" docs/operation.md || missing+=" word $o"
 		n=$((n + 1))
 	done
-	[ -z "$missing" ] || { fail "docs/operation.md lacks:$missing"; return; }
-	pass "$n options and words"
+	[ -z "$missing" ] || { fail "$CASE" "docs/operation.md lacks:$missing"; return; }
+	pass "$CASE" "$n options and words"
 }
 
 # The exit codes `help` lists (from the one table) are docs/operation.md's and the man page's,
@@ -98,14 +99,15 @@ test_exit() {
 		grep -qF "($name)" <<<"$text" || missing+=" man:$code=$name"
 		n=$((n + 1))
 	done < <("$B" help | sed -n '/^Exit codes:/,/^$/s/^ *\([0-9][0-9]*\) .* \(EXIT_[A-Z_]*\)$/\1 \2/p')
-	[ "$n" -ge 15 ] || { fail "help lists $n exit codes"; return; }
+	[ "$n" -ge 15 ] || { fail "$CASE" "help lists $n exit codes"; return; }
 	[ "$(grep -cE '^\| [0-9]+ \| `EXIT_' docs/operation.md)" = "$n" ] ||
 		missing+=" (docs/operation.md has other rows than help's $n)"
-	[ -z "$missing" ] || { fail "exit codes differ:$missing"; return; }
-	pass "$n codes"
+	[ -z "$missing" ] || { fail "$CASE" "exit codes differ:$missing"; return; }
+	pass "$CASE" "$n codes"
 }
 
-[ -x "$B" ] || { echo "SKIP dist/man: $B not built"; exit 0; }
+[ -x "$B" ] || { skip man "$B not built"; exit 0; }
 for CASE in ${*:-help version man docs exit}; do
 	"test_$CASE"
 done
+exit $REPORT_FAILED

@@ -14,18 +14,20 @@ cd "$(dirname "$0")/../.." || exit 2
 O=${O:-build}
 MUSL_LIBC=${MUSL_LIBC:-/usr/lib/$(gcc -dumpmachine | sed 's/-gnu$/-musl/')/libc.a}
 GLIBC_DIR=/lib/$(gcc -dumpmachine)
-NAME=dist/musl_symbols
+REPORT_PREFIX=dist/
+# shellcheck source=tests/lib/report.sh
+. tests/lib/report.sh
 TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT
 
 if [ ! -f "$MUSL_LIBC" ]; then
-	echo "SKIP $NAME: no musl libc.a at $MUSL_LIBC (Debian's musl-dev; make deps installs it)"
+	skip musl_symbols "no musl libc.a at $MUSL_LIBC (Debian's musl-dev; make deps installs it)"
 	exit 0
 fi
 objs=("$O/libpxp.a" "$O/user/cli/main.o")
 for f in "${objs[@]}"; do
 	if [ ! -f "$f" ]; then
-		echo "FAIL $NAME: $f is not built (make all)"
+		fail musl_symbols "$f is not built (make all)"
 		exit 1
 	fi
 done
@@ -39,13 +41,13 @@ nm --defined-only "$MUSL_LIBC" 2>/dev/null | awk 'NF == 3 { print $3 }' | sort -
 comm -23 "$TMP/undefined" "$TMP/ours" | comm -12 - "$TMP/glibc" >"$TMP/libc_used"
 used=$(wc -l <"$TMP/libc_used")
 if [ "$used" -lt 20 ]; then
-	echo "FAIL $NAME: only $used C library symbols found in ${objs[*]}: nm failed?"
+	fail musl_symbols "only $used C library symbols found in ${objs[*]}: nm failed?"
 	exit 1
 fi
 missing=$(sed -E 's/^__(.+)_chk$/\1/' "$TMP/libc_used" | sort -u | comm -23 - "$TMP/musl" |
 	tr '\n' ' ')
 if [ -n "$missing" ]; then
-	echo "FAIL $NAME: glibc-only calls (musl's libc.a has none of them): $missing"
+	fail musl_symbols "glibc-only calls (musl's libc.a has none of them): $missing"
 	exit 1
 fi
-echo "PASS $NAME ($used C library symbols, all in musl)"
+pass musl_symbols "$used C library symbols, all in musl"

@@ -30,13 +30,9 @@ cd "$(dirname "$0")/../.." || exit 2
 BIN=$PWD/build/pppoe-xp
 TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT
-FAILED=0
-
-pass() { echo "PASS openwrt/$1${2:+ ($2)}"; }
-fail() {
-	echo "FAIL openwrt/$1: $2"
-	FAILED=1
-}
+REPORT_PREFIX=openwrt/
+# shellcheck source=tests/lib/report.sh
+. tests/lib/report.sh
 
 # A fresh tree per case: ROOT=$TMP/NAME/root, STATE=$TMP/NAME/state.
 tree() {
@@ -253,8 +249,8 @@ test_package() {
 	pass package "info, prepare, compile (dry run), install"
 }
 
-[ -x "$BIN" ] || { echo "FAIL openwrt/build: $BIN is missing (run make)"; exit 1; }
-command -v jq >/dev/null || { echo "SKIP openwrt: jq is missing (make deps installs it)"; exit 0; }
+[ -x "$BIN" ] || { fail build "$BIN is missing (run make)"; exit 1; }
+command -v jq >/dev/null || { skip all "jq is missing (make deps installs it)"; exit 0; }
 test_scripts
 test_depends
 test_dump
@@ -263,4 +259,4 @@ test_defaults
 test_demand
 test_exit_names
 test_package
-exit $FAILED
+exit $REPORT_FAILED

@@ -15,6 +15,9 @@ set -u
 cd "$(dirname "$0")/../.." || exit 2
 TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT
+REPORT_PREFIX=dist/
+# shellcheck source=tests/lib/report.sh
+. tests/lib/report.sh
 OWRT_CFLAGS="-Os -pipe -fno-caller-saves -fno-plt -fstack-protector-strong -Wformat \
 -Werror=format-security"
 
@@ -22,13 +25,12 @@ if make -j2 --no-print-directory O="$TMP/owrt" CFLAGS="$OWRT_CFLAGS" \
 	CPPFLAGS=-D_FORTIFY_SOURCE=2 LDFLAGS="-Wl,-z,now -Wl,-z,relro" "$TMP/owrt/pppoe-xp" \
 	>"$TMP/build" 2>&1; then
 	if readelf -d "$TMP/owrt/pppoe-xp" | grep -q BIND_NOW; then
-		echo "PASS dist/flags_openwrt"
+		pass flags_openwrt
 	else
-		echo "FAIL dist/flags_openwrt: linked without BIND_NOW: LDFLAGS did not reach the link"
+		fail flags_openwrt "linked without BIND_NOW: LDFLAGS did not reach the link"
 	fi
 else
-	echo "FAIL dist/flags_openwrt: the build with OpenWrt's flags failed:"
-	grep -E 'error|warning' "$TMP/build" | head -n 10
+	fail flags_openwrt "the build with OpenWrt's flags failed: $(grep -E 'error|warning' "$TMP/build" | head -n 10)"
 fi
 
 make -n -B V=1 --no-print-directory O="$TMP/dry" CPPFLAGS=-DPXP_MARK_CPP \
@@ -39,28 +41,29 @@ compiles=$(wc -l <"$TMP/compiles")
 compiles_marked=$(grep -c -- -DPXP_MARK_CPP "$TMP/compiles")
 links=$(grep -E -- "-o $TMP/dry/pppoe-xp\$" "$TMP/dry.txt")
 if [ "$compiles" -lt 10 ]; then
-	echo "FAIL dist/flags_reach: make -n V=1 showed $compiles compiles: $(tail -n 3 "$TMP/dry.txt")"
+	fail flags_reach "make -n V=1 showed $compiles compiles: $(tail -n 3 "$TMP/dry.txt")"
 elif [ "$compiles_marked" -ne "$compiles" ]; then
-	echo "FAIL dist/flags_reach: CPPFLAGS in $compiles_marked of $compiles compiles"
+	fail flags_reach "CPPFLAGS in $compiles_marked of $compiles compiles"
 elif ! grep -q -- '-Wl,--pxp-mark-ld' <<<"$links"; then
-	echo "FAIL dist/flags_reach: LDFLAGS not in the link: $links"
+	fail flags_reach "LDFLAGS not in the link: $links"
 elif ! grep -q ' pxp-mark-ar rcs ' "$TMP/dry.txt"; then
-	echo "FAIL dist/flags_reach: AR not used for libpxp.a"
+	fail flags_reach "AR not used for libpxp.a"
 else
-	echo "PASS dist/flags_reach ($compiles compiles)"
+	pass flags_reach "$compiles compiles"
 fi
 
 on=$(make -s --no-print-directory room-flags ROOM=common)
 off=$(make -s --no-print-directory room-flags ROOM=common WERROR=0)
 if grep -qw -- -Werror <<<"$on" && ! grep -qw -- -Werror <<<"$off"; then
-	echo "PASS dist/flags_werror"
+	pass flags_werror
 else
-	echo "FAIL dist/flags_werror: default '$on', WERROR=0 '$off'"
+	fail flags_werror "default '$on', WERROR=0 '$off'"
 fi
 
 out=$(make -n --no-print-directory O="$TMP/dry" PKG_CONFIG_LIBDIR="$TMP/none" all 2>&1)
 if [ $? -ne 0 ] && grep -q 'libbpf.pc' <<<"$out" && grep -q 'nettle.pc' <<<"$out"; then
-	echo "PASS dist/flags_missing_pc"
+	pass flags_missing_pc
 else
-	echo "FAIL dist/flags_missing_pc: with no .pc files make said: $out"
+	fail flags_missing_pc "with no .pc files make said: $out"
 fi
+exit $REPORT_FAILED

@@ -12,6 +12,8 @@
 #                                      guest_start created it); safe to call twice
 #   guest_console NAME [LINES]         tail of the guest's console log
 #   guest_last_words NAME              why a dead guest died: console, qemu stderr, resets
+#   guest_suite NAME CASE...           the start of a suite that boots one guest itself
+#   guest_suite_boot NETNS TAP SHARE   that suite's boot, its first case
 #
 # Guest-side commands (in the image's PATH): pxp-ac, pxp-pppd-client; see tests/interop/guest/README.md.
 # Environment: PXG_RUN_DIR (/run/pxg), PXG_BOOT_TIMEOUT (120 s),
@@ -198,6 +200,52 @@ guest_boot_in_netns() { # SUITE NS GUEST TAP
 		exit 1
 	}
 	echo "# guest booted in $(($(date +%s) - start)) s"
+}
+
+# A suite that boots its own guest, outside tests/netns/lib.sh (test_guest_kernel.sh,
+# test_guest_612.sh), starts with guest_suite NAME CASE... (the first case the boot):
+# tests/lib/report.sh's pass, fail and skip; GUEST_SUITE_TMP, a directory; at exit the guest
+# NAME stopped and GUEST_SUITE_TMP removed; without root or the tools a guest needs every
+# case skipped and exit 0. guest_suite_skip_all WHY does that for a suite's own needs.
+guest_suite() { # NAME CASE...
+	local tool
+	GUEST_SUITE_NAME=$1
+	shift
+	GUEST_SUITE_CASES=("$@")
+	# shellcheck source=tests/lib/report.sh
+	. "$PXG_INTEROP_DIR/../lib/report.sh"
+	GUEST_SUITE_TMP=$(mktemp -d /tmp/pxg-suite.XXXXXX)
+	trap guest_suite_cleanup EXIT
+	[ "$(id -u)" = 0 ] || guest_suite_skip_all "needs root"
+	for tool in qemu-system-x86_64 python3 ip apt-get dpkg-deb cpio; do
+		command -v "$tool" >/dev/null || guest_suite_skip_all "$tool not installed"
+	done
+}
+
+# shellcheck disable=SC2317 # called by the EXIT trap
+guest_suite_cleanup() {
+	# A subshell can run the inherited trap too (tests/netns/lib.sh): only this shell stops.
+	[ "$BASHPID" = "$$" ] || return 0
+	guest_stop "$GUEST_SUITE_NAME"
+	rm -rf "$GUEST_SUITE_TMP"
+}
+
+guest_suite_skip_all() { # WHY
+	local c
+	for c in "${GUEST_SUITE_CASES[@]}"; do skip "$c" "$1"; done
+	exit 0
+}
+
+# Boots the suite's guest on tap TAP in netns NETNS with SHARE at /host: its first case
+# passes, or fails with the rest skipped and exit 1.
+guest_suite_boot() { # NETNS TAP SHARE
+	local c
+	if ! guest_start "$GUEST_SUITE_NAME" "$1" "$2" "$3"; then
+		fail "${GUEST_SUITE_CASES[0]}" "the guest did not come up (see stderr)"
+		for c in "${GUEST_SUITE_CASES[@]:1}"; do skip "$c" "no guest"; done
+		exit 1
+	fi
+	pass "${GUEST_SUITE_CASES[0]}"
 }
 
 guest_stop() {

@@ -26,43 +26,14 @@ source "$here/lib.sh"
 name=pxk$$
 netns=pxkn$$
 tap=pxkt$$
-failed=0
-
-pass() { echo "PASS $1"; }
-fail() {
-	echo "FAIL $1: $2"
-	failed=1
-}
-skip() { echo "SKIP $1: $2"; }
-
-# shellcheck disable=SC2317 # called by the EXIT trap
-cleanup() {
-	[ "$BASHPID" = "$$" ] || return 0
-	guest_stop "$name"
-}
-trap cleanup EXIT
-
 cases=(guest612_boot guest612_kernel guest612_kernel_pppoe guest612_wireguard guest612_netkit
 	guest612_netem guest612_flowtable guest612_pppoe_xp_session guest612_pppoe_xp_netkit
 	guest612_pppoe_xp_netkit_crash)
-skip_all() {
-	local c
-	for c in "${cases[@]}"; do skip "$c" "$1"; done
-	exit 0
-}
-[ "$(id -u)" = 0 ] || skip_all "needs root"
-for tool in qemu-system-x86_64 python3 ip apt-get dpkg-deb cpio; do
-	command -v "$tool" >/dev/null || skip_all "$tool not installed"
-done
+guest_suite "$name" "${cases[@]}"
 apt-cache show linux-image-6.12-amd64 >/dev/null 2>&1 ||
-	skip_all "apt knows no linux-image-6.12-amd64 (bookworm-security missing from the sources?)"
+	guest_suite_skip_all "apt knows no linux-image-6.12-amd64 (bookworm-security missing from the sources?)"
 
-if ! PXG_KERNEL=6.12 guest_start "$name" "$netns" "$tap" "$repo/build"; then
-	fail guest612_boot "the 6.12 guest did not come up (see stderr)"
-	for c in "${cases[@]:1}"; do skip "$c" "no guest"; done
-	exit 1
-fi
-pass guest612_boot
+PXG_KERNEL=6.12 guest_suite_boot "$netns" "$tap" "$repo/build"
 
 out=$(guest_exec "$name" 'uname -r')
 case $out in
@@ -249,4 +220,4 @@ else
 	esac
 fi
 
-exit $failed
+exit $REPORT_FAILED

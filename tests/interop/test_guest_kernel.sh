@@ -24,42 +24,11 @@ source "$here/lib.sh"
 name=pxg$$
 netns=pxgn$$
 tap=pxgt$$
-share=$(mktemp -d /tmp/pxg-share.XXXXXX)
-failed=0
-
-# Elapsed time on stderr: TCG on a shared machine is slow, this shows where.
-pass() {
-	echo "PASS $1"
-	echo "  [$1 done at ${SECONDS}s]" >&2
-}
-fail() {
-	echo "FAIL $1: $2"
-	echo "  [$1 done at ${SECONDS}s]" >&2
-	failed=1
-}
-skip() { echo "SKIP $1: $2"; }
-
-# shellcheck disable=SC2317 # called by the EXIT trap
-cleanup() {
-	# A subshell can run the inherited trap too (tests/netns/lib.sh): only this shell stops.
-	[ "$BASHPID" = "$$" ] || return 0
-	guest_stop "$name"
-	rm -rf "$share"
-}
-trap cleanup EXIT
-
 cases=(guest_boot guest_exec_status guest_share_9p session_pap_kernel
 	session_chap_kernel ac_stop_terminates session_user_mode
 	host_discovery_over_tap pppoe_xp_libraries)
-skip_all() {
-	local c
-	for c in "${cases[@]}"; do skip "$c" "$1"; done
-	exit 0
-}
-[ "$(id -u)" = 0 ] || skip_all "needs root"
-for tool in qemu-system-x86_64 python3 ip apt-get dpkg-deb cpio; do
-	command -v "$tool" >/dev/null || skip_all "$tool not installed"
-done
+guest_suite "$name" "${cases[@]}"
+share=$GUEST_SUITE_TMP
 
 # The pppoe-xp build output, if any, is what the benchmark shares later.
 if [ -d "$repo/build" ]; then
@@ -68,12 +37,7 @@ fi
 token=$(od -An -N8 -tx8 /dev/urandom | tr -d ' ')
 echo "$token" >"$share/token"
 
-if ! guest_start "$name" "$netns" "$tap" "$share"; then
-	fail guest_boot "guest did not come up (see stderr)"
-	for c in "${cases[@]:1}"; do skip "$c" "no guest"; done
-	exit 1
-fi
-pass guest_boot
+guest_suite_boot "$netns" "$tap" "$share"
 
 # guest_exec must return the command's exit status and its output.
 out=$(guest_exec "$name" 'echo to-stdout; echo to-stderr >&2; exit 7')
@@ -202,4 +166,4 @@ else
 	fi
 fi
 
-exit $failed
+exit $REPORT_FAILED

@@ -640,36 +640,63 @@ static void send_cookie_reply(struct wg_device *d, const void *msg, size_t len,
 		       sizeof(*to));
 }
 
-/* A handshake message from under load: the cookie path, or rate-limited. */
-static bool refused_under_load(struct wg_device *d, enum wg_drop r, const void *msg, size_t len,
-			       const struct sockaddr_in6 *from, const struct wg_cookie_ctx *c,
-			       bool limited)
+/*
+ * Consumes the handshake message msg of type (initiation or response) into hs under the load
+ * rules: without a valid MAC2 under load it gets a cookie reply, a rate-limited source is
+ * dropped, other refusals are counted. True when admitted.
+ */
+static bool handshake_admitted(struct wg_device *d, enum wg_message_type type,
+			       struct wg_handshake *hs, const uint8_t *msg, size_t len,
+			       const struct sockaddr_in6 *from)
 {
-	if (r == WG_DROP_COOKIE_NEEDED) {
-		d->core_drops[r]++;
+	struct wg_cookie_ctx cctx;
+	const struct wg_cookie_ctx *c;
+	uint8_t src[18];
+	bool limited;
+	enum wg_drop r;
+
+	c = load_check(d, from, &cctx, src, &limited);
+	if (type == WG_MSG_INITIATION)
+		r = wg_initiation_consume(hs, &d->local, msg, len, lookup_noise_peer, d, c);
+	else
+		r = wg_response_consume(hs, &d->local, msg, len, c);
+	if (r == WG_DROP_COOKIE_NEEDED)
 		send_cookie_reply(d, msg, len, from, c);
-		return true;
+	if (r != WG_OK) {
+		d->core_drops[r]++;
+		return false;
 	}
-	if (r == WG_OK && limited) {
+	if (limited) {
 		drop(d, DEV_DROP_ratelimit);
-		return true;
+		return false;
 	}
-	return false;
+	return true;
+}
+
+/* A finished handshake's keys into p's key slots (k wiped); the timer actions to take. */
+static unsigned int install_keys(struct peer *p, struct wg_transport_keys *k, uint64_t now)
+{
+	struct wg_keypair kp = { 0 };
+	unsigned int actions;
+
+	memcpy(kp.send_key, k->send, WG_KEY_LEN);
+	memcpy(kp.recv_key, k->recv, WG_KEY_LEN);
+	kp.local_index = k->local_index;
+	kp.remote_index = k->remote_index;
+	kp.initiator = k->initiator;
+	explicit_bzero(k, sizeof(*k));
+	actions = wg_peer_install_keys(&p->st, &kp, now);
+	explicit_bzero(&kp, sizeof(kp));
+	return actions;
 }
 
 static void rx_initiation(struct wg_device *d, const uint8_t *msg, size_t len,
 			  const struct sockaddr_in6 *from)
 {
 	struct wg_handshake hs = { 0 };
-	struct wg_cookie_ctx cctx;
-	const struct wg_cookie_ctx *c;
 	struct wg_msg_response *resp;
 	struct wg_transport_keys k;
-	struct wg_keypair kp = { 0 };
 	uint64_t now = ev_now_ms();
-	bool limited;
-	uint8_t src[18];
-	enum wg_drop r;
 	struct peer *p;
 	unsigned int i, actions;
 
@@ -677,14 +704,8 @@ static void rx_initiation(struct wg_device *d, const uint8_t *msg, size_t len,
 		drop(d, DEV_DROP_no_key);
 		return;
 	}
-	c = load_check(d, from, &cctx, src, &limited);
-	r = wg_initiation_consume(&hs, &d->local, msg, len, lookup_noise_peer, d, c);
-	if (refused_under_load(d, r, msg, len, from, c, limited))
+	if (!handshake_admitted(d, WG_MSG_INITIATION, &hs, msg, len, from))
 		goto out;
-	if (r != WG_OK) {
-		d->core_drops[r]++;
-		goto out;
-	}
 	p = container_of(hs.peer, struct peer, noise);
 	if (!wg_peer_initiation_allowed(&p->st, now)) {
 		drop(d, DEV_DROP_flood);
@@ -703,14 +724,7 @@ static void rx_initiation(struct wg_device *d, const uint8_t *msg, size_t len,
 		wg_handshake_clear(&p->hs);
 		goto out;
 	}
-	memcpy(kp.send_key, k.send, WG_KEY_LEN);
-	memcpy(kp.recv_key, k.recv, WG_KEY_LEN);
-	kp.local_index = k.local_index;
-	kp.remote_index = k.remote_index;
-	kp.initiator = false;
-	explicit_bzero(&k, sizeof(k));
-	actions |= wg_peer_install_keys(&p->st, &kp, now);
-	explicit_bzero(&kp, sizeof(kp));
+	actions |= install_keys(p, &k, now);
 	tx_commit(d, i, sizeof(*resp));
 	actions |= wg_peer_sent(&p->st, WG_SENT_RESPONSE, now, rnd32());
 	peer_actions(d, p, actions);
@@ -730,41 +744,22 @@ static void rx_response(struct wg_device *d, const uint8_t *msg, size_t len,
 			const struct sockaddr_in6 *from)
 {
 	struct peer *p = peer_by_handshake(d, wg_message_receiver(msg, WG_MSG_RESPONSE));
-	struct wg_cookie_ctx cctx;
-	const struct wg_cookie_ctx *c;
 	struct wg_transport_keys k;
-	struct wg_keypair kp = { 0 };
 	uint64_t now = ev_now_ms();
-	bool limited;
-	uint8_t src[18];
-	enum wg_drop r;
 
 	if (!p) {
 		d->core_drops[WG_DROP_STATE]++;
 		return;
 	}
-	c = load_check(d, from, &cctx, src, &limited);
-	r = wg_response_consume(&p->hs, &d->local, msg, len, c);
-	if (refused_under_load(d, r, msg, len, from, c, limited))
+	if (!handshake_admitted(d, WG_MSG_RESPONSE, &p->hs, msg, len, from))
 		return;
-	if (r != WG_OK) {
-		d->core_drops[r]++;
-		return;
-	}
 	if (wg_transport_keys_derive(&k, &p->hs)) {
 		d->core_drops[WG_DROP_INTERNAL]++;
 		return;
 	}
 	set_endpoint(p, from);
 	p->rx_bytes += len;
-	memcpy(kp.send_key, k.send, WG_KEY_LEN);
-	memcpy(kp.recv_key, k.recv, WG_KEY_LEN);
-	kp.local_index = k.local_index;
-	kp.remote_index = k.remote_index;
-	kp.initiator = true;
-	explicit_bzero(&k, sizeof(k));
-	peer_actions(d, p, wg_peer_install_keys(&p->st, &kp, now));
-	explicit_bzero(&kp, sizeof(kp));
+	peer_actions(d, p, install_keys(p, &k, now));
 }
 
 static void rx_cookie_reply(struct wg_device *d, const uint8_t *msg, size_t len)
