@@ -496,8 +496,8 @@ static void request_stop(struct server *srv, uint64_t now)
 	unsigned int i;
 
 	if (srv->stopping) {
-		ev_timer_set(&srv->sh.loop, &srv->stop_timer,
-			     now); /* second request: do not wait */
+		/* Second request: do not wait. */
+		ev_timer_set(&srv->sh.loop, &srv->stop_timer, now);
 		return;
 	}
 	pxp_info("stopping: terminating %u session(s)", srv->session_count);
