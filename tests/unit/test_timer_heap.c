@@ -85,6 +85,10 @@ TEST(cancel_anywhere)
 	timer_heap_detach(&h, &timers[2]);
 	CHECK_EQ(h.len, 0);
 	CHECK_EQ(h.attached, 6);
+	/* A detached timer is never queued: no room was made for it. */
+	timer_heap_set(&h, &timers[2], 5);
+	CHECK_EQ(h.len, 0);
+	CHECK_EQ(timers[2].slot, 0);
 	CHECK(heap_ok(&h));
 	timer_heap_free(&h);
 }

@@ -103,6 +103,9 @@ void timer_heap_set(struct timer_heap *h, struct pxp_timer *t, uint64_t deadline
 {
 	uint64_t old = t->deadline;
 
+	/* Room exists for attached timers only: anything else would write past the end. */
+	if (!t->attached)
+		return;
 	if (deadline == TIMER_NEVER) {
 		if (t->slot)
 			dequeue(h, t);

@@ -36,7 +36,8 @@ void timer_heap_free(struct timer_heap *h);
 int timer_heap_attach(struct timer_heap *h, struct pxp_timer *t);
 /* t leaves (cancelled first); a no-op for a timer that never joined or already left. */
 void timer_heap_detach(struct timer_heap *h, struct pxp_timer *t);
-/* Queues t at deadline, moves it there, or (TIMER_NEVER) cancels it. t must be attached. */
+/* Queues t at deadline, moves it there, or (TIMER_NEVER) cancels it; a no-op for a timer
+ * that is not attached. */
 void timer_heap_set(struct timer_heap *h, struct pxp_timer *t, uint64_t deadline);
 /* The earliest deadline, TIMER_NEVER when none is queued. */
 uint64_t timer_heap_next(const struct timer_heap *h);
