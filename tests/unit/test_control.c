@@ -32,7 +32,15 @@ static const struct control_command commands[] = {
 };
 
 static struct ev_loop loop;
+static struct ev_timer wake; /* a bound on each wait */
 static struct control_server server;
+
+/* One wait of the loop, at most 2 s. */
+static int run_once_2s(void)
+{
+	ev_timer_set(&loop, &wake, ev_now_ms() + 2000);
+	return ev_loop_run_once(&loop);
+}
 
 /* A child sends command; this process serves one connection; reply gets what came back. */
 static int ask(const char *command, char *reply, size_t cap)
@@ -53,7 +61,7 @@ static int ask(const char *command, char *reply, size_t cap)
 		_exit(out && !control_request(IFACE, command, out) && !fclose(out) ? 0 : 1);
 	}
 	close(fds[1]);
-	if (ev_loop_run_once(&loop, ev_now_ms() + 2000))
+	if (run_once_2s())
 		return -1;
 	while (len + 1 < cap && (n = read(fds[0], reply + len, cap - 1 - len)) > 0)
 		len += (size_t)n;
@@ -74,7 +82,7 @@ static int child_sees_daemon(bool serve)
 		_exit(control_daemon_running(IFACE) ? 0 : 1);
 	}
 	if (serve) {
-		ev_loop_run_once(&loop, ev_now_ms() + 2000);
+		run_once_2s();
 	} else {
 		usleep(100 * 1000); /* connected and waiting: now the "daemon" dies */
 		control_server_close(&server);
@@ -128,6 +136,8 @@ int main(void)
 		return 1;
 	}
 	err = ev_loop_init(&loop);
+	if (!err)
+		err = ev_timer_attach(&loop, &wake, NULL);
 	if (!err)
 		err = control_server_open(&server, &loop, IFACE, commands, NULL);
 	if (err) {

@@ -76,6 +76,7 @@ int discover_run(const struct discover_options *o, FILE *out)
 	};
 	struct discover d = { .handler.ready = sock_ready, .out = out };
 	struct ev_loop loop;
+	struct ev_timer wake; /* at the core's deadline, which this loop checks itself */
 	int err;
 
 	ops.io.ctx = &d;
@@ -87,7 +88,9 @@ int discover_run(const struct discover_options *o, FILE *out)
 	err = ev_loop_init(&loop);
 	if (err)
 		goto close_sock;
-	err = ev_loop_add(&loop, d.sock.fd, EPOLLIN, &d.handler);
+	err = ev_timer_attach(&loop, &wake, NULL);
+	if (!err)
+		err = ev_loop_add(&loop, d.sock.fd, EPOLLIN, &d.handler);
 	if (err)
 		goto close_loop;
 	memcpy(cfg.local_mac, d.sock.mac, PXP_ETH_ALEN);
@@ -99,7 +102,8 @@ int discover_run(const struct discover_options *o, FILE *out)
 			disc_client_timer(&d.disc, ev_now_ms());
 			continue;
 		}
-		err = ev_loop_run_once(&loop, disc_client_deadline(&d.disc));
+		ev_timer_set(&loop, &wake, disc_client_deadline(&d.disc));
+		err = ev_loop_run_once(&loop);
 	}
 	if (!err && !d.found)
 		err = -ENOENT;

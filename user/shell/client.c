@@ -66,6 +66,9 @@ struct client {
 	uint64_t up_since_ms;
 	uint64_t setup_ms; /* PADI to IPCP open, last session */
 	uint64_t holdoff_until_ms;
+	/* The discovery core's deadline and the end of the holdoff, re-read every pass (two
+	 * timers: O(1)); the PPP link's is the shell's. */
+	struct ev_timer disc_timer, holdoff_timer;
 
 	/* Deferred work (see the file comment). */
 	bool link_down_pending;
@@ -510,8 +513,7 @@ static void disc_event_cb(void *ctx, const struct disc_client_event *ev)
 		snprintf(c->padt_text, sizeof(c->padt_text), "%s", ev->message);
 		pxp_info("the AC ended session %u (PADT%s%s)", ev->session_id,
 			 ev->message[0] ? ": " : "", ev->message);
-		if (c->sess.ppp_active)
-			ppp_lower_down(&c->sess.ppp, now);
+		shell_session_lower_down(&c->sess, now);
 		if (!c->link_down_pending) {
 			/* No PPP link to report it: end the session ourselves. */
 			c->link_down_pending = true;
@@ -640,8 +642,7 @@ static void process_pending(struct client *c, uint64_t now)
 			/* Close politely; the LINK_DOWN that follows ends the session. */
 			if (!c->sess.closing) {
 				pxp_info("closing the link: %s", c->fatal_pending);
-				c->sess.closing = true;
-				ppp_close(&c->sess.ppp, now);
+				shell_session_close(&c->sess, now);
 			}
 			if (!c->link_down_pending)
 				return;
@@ -715,10 +716,7 @@ static void request_stop(struct client *c, uint64_t now)
 	case PHASE_LINK:
 	case PHASE_UP:
 		if (c->sess.ppp_active) {
-			if (!c->sess.closing) {
-				c->sess.closing = true;
-				ppp_close(&c->sess.ppp, now);
-			}
+			shell_session_close(&c->sess, now);
 			break;
 		}
 		session_end(c, now);
@@ -871,6 +869,27 @@ static void shell_request_stop(struct session_shell *sh, uint64_t now)
 	request_stop(client_of(sh), now);
 }
 
+/*
+ * Adaptive keepalive: the data path, not this process, sees the session's data, so its
+ * receive counter tells the PPP link whether the peer is evidently alive. Read only when
+ * a PPP timer is due, which is when the link would decide to send an Echo-Request.
+ */
+static void note_data_received(struct shell_session *s, uint64_t now)
+{
+	struct client *c = client_of(s->sh);
+	struct pxp_dp_stats st;
+	uint64_t decap = 0;
+	unsigned int i;
+
+	if (!c->o->keepalive_adaptive || !c->sh.dp || pxp_dp_get_stats(c->sh.dp, &st))
+		return;
+	for (i = 0; i < st.nr_queues && i < PXP_DP_MAX_QUEUES; i++)
+		decap += st.queue[i].decap;
+	if (decap != c->last_decap)
+		ppp_data_seen(&s->ppp, now);
+	c->last_decap = decap;
+}
+
 static const struct shell_role client_role = {
 	.name = "client",
 	.session_at = session_at,
@@ -879,6 +898,7 @@ static const struct shell_role client_role = {
 	.state = state_name,
 	.write_status = write_status,
 	.request_stop = shell_request_stop,
+	.ppp_timer_due = note_data_received,
 };
 
 /* ------------------------------------------------------------ run */
@@ -894,47 +914,18 @@ static void handle_signal(struct client *c, uint64_t now)
 		pxp_info("SIGHUP ignored");
 }
 
-/*
- * Adaptive keepalive: the data path, not this process, sees the session's data, so its
- * receive counter tells the PPP link whether the peer is evidently alive. Read only when
- * a PPP timer is due, which is when the link would decide to send an Echo-Request.
- */
-static void note_data_received(struct client *c, uint64_t now)
+static void disc_fire(struct ev_timer *t, uint64_t now)
 {
-	struct pxp_dp_stats st;
-	uint64_t decap = 0;
-	unsigned int i;
-
-	if (!c->o->keepalive_adaptive || !c->sh.dp || pxp_dp_get_stats(c->sh.dp, &st))
-		return;
-	for (i = 0; i < st.nr_queues && i < PXP_DP_MAX_QUEUES; i++)
-		decap += st.queue[i].decap;
-	if (decap != c->last_decap)
-		ppp_data_seen(&c->sess.ppp, now);
-	c->last_decap = decap;
+	disc_client_timer(&container_of(t, struct client, disc_timer)->disc, now);
 }
 
-static void run_timers(struct client *c, uint64_t now)
+static void sync_timers(struct client *c)
 {
-	if (c->phase == PHASE_DISCOVERY && disc_client_deadline(&c->disc) <= now)
-		disc_client_timer(&c->disc, now);
-	process_pending(c, now);
-	if (c->sess.ppp_active && ppp_deadline(&c->sess.ppp) <= now) {
-		note_data_received(c, now);
-		ppp_timer(&c->sess.ppp, now);
-	}
-	process_pending(c, now);
-}
-
-static uint64_t next_deadline(struct client *c)
-{
-	uint64_t d = shell_ppp_deadline(&c->sh);
-
-	if (c->phase == PHASE_DISCOVERY && disc_client_deadline(&c->disc) < d)
-		d = disc_client_deadline(&c->disc);
-	if (c->phase == PHASE_HOLDOFF && c->holdoff_until_ms < d)
-		d = c->holdoff_until_ms;
-	return d;
+	ev_timer_set(&c->sh.loop, &c->disc_timer,
+		     c->phase == PHASE_DISCOVERY ? disc_client_deadline(&c->disc) : UINT64_MAX);
+	/* It only wakes the loop: process_pending() starts the next attempt. */
+	ev_timer_set(&c->sh.loop, &c->holdoff_timer,
+		     c->phase == PHASE_HOLDOFF ? c->holdoff_until_ms : UINT64_MAX);
 }
 
 static void close_all(struct client *c)
@@ -991,6 +982,11 @@ static int setup(struct client *c)
 	code = shell_open(&c->sh, &client_role, o->iface, 1, o->common.vlan_id, o->vlan_pcp);
 	if (code != PXP_EXIT_OK)
 		return code;
+	if (ev_timer_attach(&c->sh.loop, &c->disc_timer, disc_fire) ||
+	    ev_timer_attach(&c->sh.loop, &c->holdoff_timer, NULL)) {
+		pxp_err("out of memory");
+		return PXP_EXIT_FATAL;
+	}
 	for (k = 0; k < HOOK_KIND_COUNT; k++)
 		scripts[k] = o->hook_script[k];
 	hooks_init(&c->hooks, &c->sh.loop, scripts);
@@ -1047,10 +1043,12 @@ int client_run(struct client_settings *o, int notify_fd)
 		uint64_t now = ev_now_ms();
 		int err;
 
-		run_timers(c, now);
+		ev_timers_run(&c->sh.loop, now);
+		process_pending(c, now);
 		if (c->phase == PHASE_DONE)
 			break;
-		err = ev_loop_run_once(&c->sh.loop, next_deadline(c));
+		sync_timers(c);
+		err = ev_loop_run_once(&c->sh.loop);
 		if (err) {
 			pxp_err("event loop: %s", strerror(-err));
 			c->exit_code = PXP_EXIT_FATAL;

@@ -11,6 +11,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "container_of.h"
+
 #define EV_BATCH 16
 
 /* The loop's own descriptors are told apart from handlers by these sentinels. */
@@ -34,6 +36,7 @@ int ev_loop_init(struct ev_loop *l)
 	l->timer_fd = -1;
 	l->signal_fd = -1;
 	l->armed_ms = UINT64_MAX;
+	timer_heap_init(&l->timers);
 	l->epoll_fd = epoll_create1(EPOLL_CLOEXEC);
 	if (l->epoll_fd < 0)
 		return -errno;
@@ -75,6 +78,7 @@ void ev_loop_close(struct ev_loop *l)
 	if (l->epoll_fd >= 0)
 		close(l->epoll_fd);
 	l->signal_fd = l->timer_fd = l->epoll_fd = -1;
+	timer_heap_free(&l->timers);
 }
 
 int ev_loop_add(struct ev_loop *l, int fd, uint32_t events, struct ev_handler *h)
@@ -116,13 +120,13 @@ static void drain_signals(struct ev_loop *l)
 		l->pending_signal = (int)si.ssi_signo;
 }
 
-int ev_loop_run_once(struct ev_loop *l, uint64_t deadline_ms)
+int ev_loop_run_once(struct ev_loop *l)
 {
 	struct epoll_event events[EV_BATCH];
 	uint64_t expirations;
 	int n, i, err;
 
-	err = arm_timer(l, deadline_ms);
+	err = arm_timer(l, timer_heap_next(&l->timers));
 	if (err)
 		return err;
 	n = epoll_wait(l->epoll_fd, events, EV_BATCH, -1);
@@ -141,4 +145,34 @@ int ev_loop_run_once(struct ev_loop *l, uint64_t deadline_ms)
 		}
 	}
 	return 0;
+}
+
+int ev_timer_attach(struct ev_loop *l, struct ev_timer *t,
+		    void (*fire)(struct ev_timer *t, uint64_t now_ms))
+{
+	t->fire = fire;
+	return timer_heap_attach(&l->timers, &t->t);
+}
+
+void ev_timer_detach(struct ev_loop *l, struct ev_timer *t)
+{
+	timer_heap_detach(&l->timers, &t->t);
+}
+
+void ev_timer_set(struct ev_loop *l, struct ev_timer *t, uint64_t deadline_ms)
+{
+	timer_heap_set(&l->timers, &t->t, deadline_ms);
+}
+
+void ev_timers_run(struct ev_loop *l, uint64_t now_ms)
+{
+	unsigned int budget = l->timers.len;
+	struct pxp_timer *p;
+
+	while (budget-- && (p = timer_heap_pop_due(&l->timers, now_ms))) {
+		struct ev_timer *t = container_of(p, struct ev_timer, t);
+
+		if (t->fire)
+			t->fire(t, now_ms);
+	}
 }

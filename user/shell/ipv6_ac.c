@@ -168,17 +168,20 @@ static uint64_t next_unsolicited(const struct v6ac *a, struct v6ac_session *s, u
 	return now + max_ms / 3 + jitter % (max_ms - max_ms / 3 + 1);
 }
 
-void v6ac_timer(struct v6ac *a, struct v6ac_session *s, uint64_t now)
+/* next_ra_ms changed: the session's timer follows it. */
+static void ra_rearm(struct v6ac_session *s)
 {
-	if (!s->active || now < s->next_ra_ms)
-		return;
-	send_ra(a, s, now);
-	s->next_ra_ms = next_unsolicited(a, s, now);
+	ev_timer_set(s->a->loop, &s->ra_timer, s->next_ra_ms);
 }
 
-uint64_t v6ac_deadline(const struct v6ac_session *s)
+/* The unsolicited advertisement that is due. */
+static void ra_fire(struct ev_timer *t, uint64_t now)
 {
-	return s->active ? s->next_ra_ms : UINT64_MAX;
+	struct v6ac_session *s = container_of(t, struct v6ac_session, ra_timer);
+
+	send_ra(s->a, s, now);
+	s->next_ra_ms = next_unsolicited(s->a, s, now);
+	ra_rearm(s);
 }
 
 /* A solicitation: answer at once, or as soon as RA_MIN_DELAY_MS allows (RFC 4861 6.2.6). */
@@ -193,6 +196,7 @@ static void rs_input(struct v6ac *a, struct v6ac_session *s, uint64_t now)
 	} else if (s->next_ra_ms > allowed) {
 		s->next_ra_ms = allowed;
 	}
+	ra_rearm(s);
 }
 
 static void icmp_ready(struct ev_handler *h, uint32_t events)
@@ -339,6 +343,10 @@ int v6ac_session_up(struct v6ac *a, struct v6ac_session *s, uint16_t session_id,
 	if (s->active)
 		v6ac_session_down(a, s);
 	memset(s, 0, sizeof(*s));
+	s->a = a;
+	err = ev_timer_attach(a->loop, &s->ra_timer, ra_fire);
+	if (err)
+		return err;
 	s->session_id = session_id;
 	s->ifindex = ifindex;
 	s->mtu = mtu;
@@ -356,6 +364,7 @@ int v6ac_session_up(struct v6ac *a, struct v6ac_session *s, uint16_t session_id,
 		err = pxp_netlink_add_route6(a->nl, ifindex, s->prefix, 64, NULL);
 		if (err) {
 			pxp_err("session %u: routing its /64: %s", session_id, strerror(-err));
+			ev_timer_detach(a->loop, &s->ra_timer);
 			return err;
 		}
 		s->prefix_routed = true;
@@ -365,6 +374,7 @@ int v6ac_session_up(struct v6ac *a, struct v6ac_session *s, uint16_t session_id,
 	s->initial_left = RA_INITIAL_COUNT - 1;
 	send_ra(a, s, now);
 	s->next_ra_ms = next_unsolicited(a, s, now);
+	ra_rearm(s);
 	return 0;
 }
 
@@ -377,6 +387,7 @@ void v6ac_session_down(struct v6ac *a, struct v6ac_session *s)
 		pxp_netlink_del_route6(a->nl, s->ifindex, s->prefix, 64, NULL);
 	s->prefix_routed = false;
 	join(a, s, false);
+	ev_timer_detach(a->loop, &s->ra_timer);
 	s->active = false;
 }
 

@@ -22,6 +22,8 @@
 #include "settings.h"
 #include "status.h"
 
+struct v6ac;
+
 /* IPv6 on one session, from IPv6CP up to down. */
 struct v6ac_session {
 	bool active;
@@ -36,6 +38,8 @@ struct v6ac_session {
 	bool pd_routed, joined;
 	unsigned int initial_left; /* unsolicited advertisements still to come fast */
 	uint64_t last_ra_ms, next_ra_ms;
+	struct ev_timer ra_timer; /* at next_ra_ms while active */
+	struct v6ac *a;
 };
 
 struct v6ac {
@@ -69,9 +73,6 @@ int v6ac_session_up(struct v6ac *a, struct v6ac_session *s, uint16_t session_id,
 		    uint64_t index, uint64_t now);
 /* Removes the session's routes and membership; a no-op when not active. */
 void v6ac_session_down(struct v6ac *a, struct v6ac_session *s);
-/* Sends the advertisement that is due; v6ac_deadline() is when the next one is. */
-void v6ac_timer(struct v6ac *a, struct v6ac_session *s, uint64_t now);
-uint64_t v6ac_deadline(const struct v6ac_session *s);
 /* The session's prefixes, for status. */
 void v6ac_status_session(const struct v6ac_session *s, struct status_writer *w);
 /* The counters, an object "ipv6". */

@@ -63,7 +63,9 @@ struct server {
 	bool v6_open;
 	int notify_fd;
 	bool stopping;
-	uint64_t stop_deadline_ms;
+	struct ev_timer stop_timer; /* armed by request_stop() */
+	/* The AC core's one deadline (it has none so far), re-read every pass: O(1). */
+	struct ev_timer disc_timer;
 	uint64_t started_ms;
 
 	/* Running totals: sessions started (PADS sent) and sessions that reached IPCP. */
@@ -458,8 +460,7 @@ static void ac_event_cb(void *ctx, const struct disc_ac_event *ev)
 		if (!io)
 			break;
 		s = container_of(io, struct srv_session, io);
-		if (s->io.ppp_active)
-			ppp_lower_down(&s->io.ppp, ev_now_ms());
+		shell_session_lower_down(&s->io, ev_now_ms());
 		/* Whatever LINK_DOWN said, the peer's PADT already released the session. */
 		s->end_pending = false;
 		request_end(s, PPP_DOWN_LOWER, "");
@@ -495,18 +496,18 @@ static void request_stop(struct server *srv, uint64_t now)
 	unsigned int i;
 
 	if (srv->stopping) {
-		srv->stop_deadline_ms = now; /* second request: do not wait */
+		/* Second request: do not wait. */
+		ev_timer_set(&srv->sh.loop, &srv->stop_timer, now);
 		return;
 	}
 	pxp_info("stopping: terminating %u session(s)", srv->session_count);
 	srv->stopping = true;
-	srv->stop_deadline_ms = now + STOP_GRACE_MS;
+	ev_timer_set(&srv->sh.loop, &srv->stop_timer, now + STOP_GRACE_MS);
 	for (i = 0; i < srv->o->max_sessions; i++) {
 		struct srv_session *s = srv->sessions[i];
 
 		if (s && s->io.ppp_active && !s->io.closing) {
-			s->io.closing = true;
-			ppp_close(&s->io.ppp, now);
+			shell_session_close(&s->io, now);
 		} else if (s) {
 			request_end(s, PPP_DOWN_ADMIN, "server stopping");
 		}
@@ -652,41 +653,21 @@ static void reload_secrets(struct server *srv)
 	pxp_info("reloaded %s (%zu entries)", srv->o->secrets_file, srv->secrets.count);
 }
 
-static void run_timers(struct server *srv, uint64_t now)
+/* The second request or STOP_GRACE_MS after the first: end what the Terminates did not. */
+static void stop_fire(struct ev_timer *t, uint64_t now)
 {
+	struct server *srv = container_of(t, struct server, stop_timer);
 	unsigned int i;
 
-	for (i = 0; i < srv->o->max_sessions; i++) {
-		struct srv_session *s = srv->sessions[i];
-
-		if (s && s->io.ppp_active && ppp_deadline(&s->io.ppp) <= now)
-			ppp_timer(&s->io.ppp, now);
-		if (s && srv->v6_open)
-			v6ac_timer(&srv->v6, &s->v6, now);
-	}
-	if (disc_ac_deadline(srv->ac) <= now)
-		disc_ac_timer(srv->ac, now);
-	if (srv->stopping && now >= srv->stop_deadline_ms)
-		for (i = 0; i < srv->o->max_sessions; i++)
-			if (srv->sessions[i])
-				request_end(srv->sessions[i], PPP_DOWN_ADMIN, "server stopping");
-	process_pending(srv);
+	(void)now;
+	for (i = 0; i < srv->o->max_sessions; i++)
+		if (srv->sessions[i])
+			request_end(srv->sessions[i], PPP_DOWN_ADMIN, "server stopping");
 }
 
-static uint64_t next_deadline(struct server *srv)
+static void disc_fire(struct ev_timer *t, uint64_t now)
 {
-	uint64_t d = shell_ppp_deadline(&srv->sh);
-	unsigned int i;
-
-	for (i = 0; i < srv->o->max_sessions; i++)
-		if (srv->sessions[i] && v6ac_deadline(&srv->sessions[i]->v6) < d)
-			d = v6ac_deadline(&srv->sessions[i]->v6);
-
-	if (disc_ac_deadline(srv->ac) < d)
-		d = disc_ac_deadline(srv->ac);
-	if (srv->stopping && srv->stop_deadline_ms < d)
-		d = srv->stop_deadline_ms;
-	return d;
+	disc_ac_timer(container_of(t, struct server, disc_timer)->ac, now);
 }
 
 /*
@@ -764,7 +745,9 @@ static int setup(struct server *srv)
 	srv->sessions = calloc(o->max_sessions, sizeof(*srv->sessions));
 	srv->ac = calloc(1, sizeof(*srv->ac));
 	if (!srv->sessions || !srv->ac || ip_set_init(&srv->ips_in_use, o->max_sessions) ||
-	    reserve_secret_ips(srv)) {
+	    reserve_secret_ips(srv) ||
+	    ev_timer_attach(&srv->sh.loop, &srv->stop_timer, stop_fire) ||
+	    ev_timer_attach(&srv->sh.loop, &srv->disc_timer, disc_fire)) {
 		pxp_err("out of memory");
 		return PXP_EXIT_FATAL;
 	}
@@ -855,12 +838,14 @@ int server_run(struct server_settings *o, int notify_fd)
 	while (!srv->stopping || srv->session_count) {
 		int err;
 
-		run_timers(srv, ev_now_ms());
+		ev_timers_run(&srv->sh.loop, ev_now_ms());
+		process_pending(srv);
 		/* The netdevs of the sessions ended since the last pass, in one request. */
 		pxp_dp_flush(srv->sh.dp);
 		if (srv->stopping && !srv->session_count)
 			break;
-		err = ev_loop_run_once(&srv->sh.loop, next_deadline(srv));
+		ev_timer_set(&srv->sh.loop, &srv->disc_timer, disc_ac_deadline(srv->ac));
+		err = ev_loop_run_once(&srv->sh.loop);
 		if (err) {
 			pxp_err("event loop: %s", strerror(-err));
 			code = PXP_EXIT_FATAL;

@@ -284,6 +284,13 @@ static void disc_frame(struct session_shell *sh, const uint8_t *frame, size_t le
 	sh->role->disc_input(sh, ev_now_ms(), frame, len);
 }
 
+/* After every call into s's link: its timer at the link's next deadline. */
+static void ppp_rearm(struct shell_session *s)
+{
+	ev_timer_set(&s->sh->loop, &s->ppp_timer,
+		     s->ppp_active ? ppp_deadline(&s->ppp) : UINT64_MAX);
+}
+
 /* A session frame to its PPP link; the data path keeps IPv4 and IPv6 off this socket. */
 static void sess_frame(struct session_shell *sh, const uint8_t *frame, size_t len)
 {
@@ -307,6 +314,7 @@ static void sess_frame(struct session_shell *sh, const uint8_t *frame, size_t le
 	sh->session_rx++;
 	debug_ppp(s, "rcvd", f.ppp_proto, f.payload, f.payload_len);
 	ppp_input(&s->ppp, ev_now_ms(), f.ppp_proto, f.payload, f.payload_len);
+	ppp_rearm(s);
 }
 
 /*
@@ -475,23 +483,6 @@ void shell_close(struct session_shell *sh)
 	sh->by_id = NULL;
 }
 
-uint64_t shell_ppp_deadline(struct session_shell *sh)
-{
-	uint64_t d = UINT64_MAX, t;
-	unsigned int i;
-
-	for (i = 0; i < sh->max_sessions; i++) {
-		const struct shell_session *s = sh->role->session_at(sh, i);
-
-		if (s && s->ppp_active) {
-			t = ppp_deadline(&s->ppp);
-			if (t < d)
-				d = t;
-		}
-	}
-	return d;
-}
-
 /* ------------------------------------------------------------ sessions */
 
 int shell_session_add_netdev(struct shell_session *s, uint16_t mtu)
@@ -525,6 +516,16 @@ int shell_session_set_mtu(struct shell_session *s, uint16_t mtu)
 	return 0;
 }
 
+static void ppp_fire(struct ev_timer *t, uint64_t now)
+{
+	struct shell_session *s = container_of(t, struct shell_session, ppp_timer);
+
+	if (s->sh->role->ppp_timer_due)
+		s->sh->role->ppp_timer_due(s, now);
+	ppp_timer(&s->ppp, now);
+	ppp_rearm(s);
+}
+
 int shell_session_start_ppp(struct shell_session *s, const struct ppp_config *cfg,
 			    const struct ppp_callbacks *cb, uint64_t now)
 {
@@ -534,12 +535,35 @@ int shell_session_start_ppp(struct shell_session *s, const struct ppp_config *cf
 	shell_cb.ctx = s;
 	shell_cb.send = ppp_send_cb;
 	shell_cb.random = pxp_random_fill;
-	err = ppp_init(&s->ppp, cfg, &shell_cb);
+	err = ev_timer_attach(&s->sh->loop, &s->ppp_timer, ppp_fire);
 	if (err)
 		return err;
+	err = ppp_init(&s->ppp, cfg, &shell_cb);
+	if (err) {
+		ev_timer_detach(&s->sh->loop, &s->ppp_timer);
+		return err;
+	}
 	s->ppp_active = true;
 	ppp_lower_up(&s->ppp, now);
+	ppp_rearm(s);
 	return 0;
+}
+
+void shell_session_close(struct shell_session *s, uint64_t now)
+{
+	if (!s->ppp_active || s->closing)
+		return;
+	s->closing = true;
+	ppp_close(&s->ppp, now);
+	ppp_rearm(s);
+}
+
+void shell_session_lower_down(struct shell_session *s, uint64_t now)
+{
+	if (!s->ppp_active)
+		return;
+	ppp_lower_down(&s->ppp, now);
+	ppp_rearm(s);
 }
 
 int shell_session_add_addr(struct shell_session *s)
@@ -608,6 +632,7 @@ void shell_session_end(struct shell_session *s)
 		s->mtu = 0;
 	}
 	if (s->ppp_active) {
+		ev_timer_detach(&s->sh->loop, &s->ppp_timer);
 		ppp_destroy(&s->ppp);
 		s->ppp_active = false;
 	}

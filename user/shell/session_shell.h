@@ -42,6 +42,8 @@ struct shell_session {
 	struct ppp ppp;
 	bool ppp_active; /* shell_session_start_ppp() .. shell_session_end() */
 	bool closing;	 /* ppp_close() called: PPP_EV_LINK_DOWN will follow */
+	/* At ppp_deadline(): re-armed after every call into the link, here alone. */
+	struct ev_timer ppp_timer;
 	char ifname[IF_NAMESIZE];
 	int ifindex; /* session netdev, 0 = none */
 	uint16_t mtu;
@@ -66,6 +68,8 @@ struct shell_role {
 	void (*write_status)(struct session_shell *sh, FILE *out, bool json);
 	/* The control command "down": end the sessions, then the daemon. */
 	void (*request_stop)(struct session_shell *sh, uint64_t now);
+	/* Optional: a session's PPP timer is due, just before ppp_timer() runs. */
+	void (*ppp_timer_due)(struct shell_session *s, uint64_t now);
 };
 
 struct session_shell {
@@ -112,8 +116,6 @@ void shell_index_session(struct session_shell *sh, struct shell_session *s, bool
 /* The session with this id and peer, or NULL. */
 struct shell_session *shell_find_session(struct session_shell *sh, uint16_t session_id,
 					 const uint8_t *peer_mac);
-/* The earliest deadline of the sessions' PPP links, UINT64_MAX if none. */
-uint64_t shell_ppp_deadline(struct session_shell *sh);
 
 /*
  * The session's netdev (s->ifname) with MTU mtu, carried by the data path; 0 or -errno
@@ -128,6 +130,10 @@ int shell_session_set_mtu(struct shell_session *s, uint16_t mtu);
  */
 int shell_session_start_ppp(struct shell_session *s, const struct ppp_config *cfg,
 			    const struct ppp_callbacks *cb, uint64_t now);
+/* ppp_close() once (s->closing says so); PPP_EV_LINK_DOWN follows. */
+void shell_session_close(struct shell_session *s, uint64_t now);
+/* ppp_lower_down() of a running link: the PPPoE session is gone. */
+void shell_session_lower_down(struct shell_session *s, uint64_t now);
 /* local_ip peer peer_ip on the session netdev. */
 int shell_session_add_addr(struct shell_session *s);
 /* The fe80:: address of the identifier IPv6CP agreed on, on the session netdev. */

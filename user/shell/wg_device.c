@@ -119,6 +119,8 @@ struct tx_batch {
 struct wg_device {
 	const struct wg_device_settings *s;
 	struct ev_loop loop;
+	/* At the peers' next deadline; run_timers() looks at them every pass. */
+	struct ev_timer wake;
 	struct ev_handler tun_h, udp_h, uapi_h;
 	int tun_fd, udp_fd, uapi_fd, ctl_fd;
 	char sock_path[sizeof(((struct sockaddr_un *)0)->sun_path)];
@@ -1515,6 +1517,8 @@ static int device_open(struct wg_device *d, const struct wg_device_settings *s)
 		return -EEXIST;
 	}
 	err = ev_loop_init(&d->loop);
+	if (!err)
+		err = ev_timer_attach(&d->loop, &d->wake, NULL);
 	if (err) {
 		pxp_err("event loop: %s", strerror(-err));
 		return err;
@@ -1603,7 +1607,8 @@ int wg_device_run(const struct wg_device_settings *s, int notify_fd)
 
 		housekeep(d, ev_now_ms());
 		next = run_timers(d);
-		err = ev_loop_run_once(&d->loop, next);
+		ev_timer_set(&d->loop, &d->wake, next);
+		err = ev_loop_run_once(&d->loop);
 		if (err) {
 			pxp_err("%s: event loop: %s", s->ifname, strerror(-err));
 			code = PXP_EXIT_FATAL;
