@@ -77,8 +77,9 @@ fail() {
 	return 1
 }
 
+# Each case's result line is followed by "# time NAME 12s" (tests/run.sh shows it).
 run_test() {
-	local name=$PXP_NAME_PREFIX$1 func=$2 ok=0 san
+	local name=$PXP_NAME_PREFIX$1 func=$2 ok=0 san start=$SECONDS
 	PXP_FAIL_REASON=
 	"$func" && ok=1
 	if [ -n "$PXP_SAN_DIR" ] && san=$(san_reports "${1//\//_}"); then
@@ -91,6 +92,7 @@ run_test() {
 		echo "FAIL $name: ${PXP_FAIL_REASON:-$func returned non-zero}"
 		PXP_FAILED=1
 	fi
+	echo "# time $name $((SECONDS - start))s"
 }
 
 skip_test() {
