@@ -71,6 +71,25 @@ in_ns() {
 	ip netns exec "$ns" sh -c 'mountpoint -q /sys/fs/bpf || mount -t bpf bpf /sys/fs/bpf; exec "$@"' _ "$@"
 }
 
+# The client and AC most suites drive: `client ARGS` runs pppoe-xp in the router's
+# namespace, `server ARGS` in the ISP's, each with its own run directory. CLIENT_ENV: more
+# VAR=value for the client (PXP_NO_XSKS_ENV: a kernel without XDP sockets). PXP_TIMEOUT=SECS
+# bounds one client call (timeout, exit 124): no watchdog subshell (cleanup above).
+B=$PXP_BIN
+RUN_C=$PXP_TMP/run-client
+RUN_S=$PXP_TMP/run-server
+SECRETS=$PXP_TMP/secrets
+CLIENT_ENV=()
+client() { in_ns "$NS_ROUTER" env "${CLIENT_ENV[@]}" PPPOE_XP_RUN_DIR="$RUN_C" ${PXP_TIMEOUT:+timeout "$PXP_TIMEOUT"} "$B" "$@"; }
+server() { in_ns "$NS_ISP" env PPPOE_XP_RUN_DIR="$RUN_S" "$B" "$@"; }
+
+# status_get ROLE KEY: a top-level field of `status` (ROLE client: wan0's, server: isp0's).
+# The text form is read with awk: python3 start-up alone takes seconds on a loaded machine.
+status_get() {
+	if [ "$1" = client ]; then client status wan0; else server status isp0; fi |
+		awk -v key="$2" -F': ' '$1 == key { print $2; exit }'
+}
+
 # Inside a test function: record why it failed and return non-zero.
 fail() {
 	PXP_FAIL_REASON=$*

@@ -23,12 +23,9 @@
 PXP_NS_PREFIX=pxl$$-
 . "$(dirname "$0")/lib.sh"
 
-B=$PXP_BIN
 LOAD=$PXP_TOOLS/ac_load
 NS_AC=${PXP_NS_PREFIX}ac
 NS_LD=${PXP_NS_PREFIX}load
-RUN_S=$PXP_TMP/run-server
-SECRETS=$PXP_TMP/secrets
 N=${AC_LOAD_SESSIONS:-100}
 RATE=${AC_LOAD_RATE:-200}
 

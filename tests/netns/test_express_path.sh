@@ -27,12 +27,8 @@
 PXP_NS_PREFIX=pxw$$-
 . "$(dirname "$0")/lib.sh"
 
-B=$PXP_BIN
 NS_ISP2=${PXP_NS_PREFIX}isp2
-RUN_C=$PXP_TMP/run-client
-RUN_S=$PXP_TMP/run-server
 RUN_S2=$PXP_TMP/run-server2
-SECRETS=$PXP_TMP/secrets
 MTU=1492
 IPERF_SECS=2
 MODE=
@@ -40,8 +36,6 @@ MODE=
 SERVER_ARGS=
 CLIENT_ARGS=
 
-client() { in_ns "$NS_ROUTER" env PPPOE_XP_RUN_DIR="$RUN_C" "$B" "$@"; }
-server() { in_ns "$NS_ISP" env PPPOE_XP_RUN_DIR="$RUN_S" "$B" "$@"; }
 server2() { in_ns "$NS_ISP2" env PPPOE_XP_RUN_DIR="$RUN_S2" "$B" "$@"; }
 
 reset() {

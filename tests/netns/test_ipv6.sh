@@ -23,17 +23,10 @@
 PXP_NS_PREFIX=${PXP_NS_PREFIX:-pv6$$-}
 . "$(dirname "$0")/lib.sh"
 
-B=$PXP_BIN
-RUN_C=$PXP_TMP/run-client
-RUN_S=$PXP_TMP/run-server
-SECRETS=$PXP_TMP/secrets
 V6_POOL=2001:db8:1::/48
 PD_POOL=2001:db8:100::/40,56
 NET6=2001:db8:2::2
 MODE=
-
-client() { in_ns "$NS_ROUTER" env PPPOE_XP_RUN_DIR="$RUN_C" "$B" "$@"; }
-server() { in_ns "$NS_ISP" env PPPOE_XP_RUN_DIR="$RUN_S" "$B" "$@"; }
 
 # server_session KEY: a field of the one session in the server's status.
 server_session() {
