@@ -68,6 +68,8 @@ reset() {
 # Starts ac_load for N sessions at RATE; waits for its "up" line. Sets LOAD_PID.
 load_up() {
 	local out=$PXP_TMP/load.out
+	# The job truncates it only once it runs: the last case's "up" line would satisfy the wait.
+	rm -f "$out"
 	ip netns exec "$NS_LD" "$LOAD" --iface ld0 --sessions "$N" --rate "$RATE" \
 		--user load --password load-secret --timeout 60 >"$out" 2>&1 &
 	LOAD_PID=$!
@@ -167,6 +169,7 @@ test_no_gro() {
 	ip netns exec "$NS_LD" ethtool -K ld0 gro off >/dev/null || fail "ethtool -K ld0 gro off" || return 1
 	# XDP's transmit half is what a veth without GRO refuses (a tc redirect it takes).
 	start_server --mode xdp || return 1
+	rm -f "$out" # as in load_up
 	ip netns exec "$NS_LD" "$LOAD" --iface ld0 --sessions "$N" --rate "$RATE" \
 		--user load --password load-secret --timeout 60 >"$out" 2>&1 &
 	LOAD_PID=$!
