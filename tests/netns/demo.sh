@@ -33,7 +33,7 @@ done
 	echo "demo: $PXP_BIN is missing: run make first" >&2
 	exit 2
 }
-missing=$(require_cmds ip ping nft iperf3 ethtool python3) || {
+missing=$(require_cmds ip ping nft iperf3 jq ethtool python3) || {
 	echo "demo: missing commands:$missing (make deps installs them)" >&2
 	exit 2
 }
