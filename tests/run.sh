@@ -9,7 +9,7 @@
 # A program that exits non-zero without a FAIL line, or that reports nothing, counts as a
 # failure of its own. Ends with the line "N passed, N failed, N skipped"; exits 1 on failure.
 #
-# usage: tests/run.sh TIER...   (format rooms unit dist fuzz bpf netns san interop cross)
+# usage: tests/run.sh TIER...   (format rooms unit dist fuzz bpf netns san interop cross long)
 set -u
 cd "$(dirname "$0")/.." || exit 2
 
@@ -119,6 +119,11 @@ tier_netns() { run_scripts netns 1800; }
 tier_interop() { run_scripts interop 1500; }
 # The aarch64 build and its unit tests under qemu-user (make deps-cross's packages).
 tier_cross() { run_scripts cross 1500; }
+# make check-long: the full sizes of what the netns tier runs smaller to fit make check's
+# time. The benchmark's whole quick plan (the netns tier smokes one case of each kind).
+tier_long() {
+	run_one long/bench_smoke 3600 env BENCH_SMOKE_CASES=all bash tests/netns/test_bench_smoke.sh
+}
 
 # The sanitizer tier: the netns suites below, as "SUITE [CASE...]" (no case: all of them),
 # against the ASan+UBSan build (make SAN=1: build-san/pppoe-xp, whose `server` is the AC,
@@ -180,13 +185,13 @@ tier_san() {
 
 for tier in "$@"; do
 	case $tier in
-	format | rooms | unit | dist | fuzz | bpf | netns | san | interop | cross)
+	format | rooms | unit | dist | fuzz | bpf | netns | san | interop | cross | long)
 		start=$SECONDS
 		"tier_$tier"
 		tier_times+="# time tier $tier $((SECONDS - start))s"$'\n'
 		;;
 	*)
-		echo "tests/run.sh: unknown tier '$tier' (format rooms unit dist fuzz bpf netns san interop cross)" >&2
+		echo "tests/run.sh: unknown tier '$tier' (format rooms unit dist fuzz bpf netns san interop cross long)" >&2
 		exit 2
 		;;
 	esac
