@@ -135,16 +135,19 @@ up_in() {
 # Mode tc sets sessions up about as fast as mode xdp: its per-session program is a clsact
 # filter on the hidden peer, not a tcx link (each tcx attach waits for an RCU grace period
 # under the RTNL lock: 5.8x the time of mode xdp for 200 sessions). Same run, same load:
-# tc within 2x xdp.
+# tc within 2x xdp. Both are about a second, where a burst of load elsewhere on a shared
+# machine can double one: a pair over the bound is measured again, and fails only twice.
 test_tc_setup() {
-	local xdp
-	up_in xdp || return 1
-	xdp=$UP_MS
-	up_in tc || return 1
-	case $HALVES in *"tx tc (clsact)"*) ;; *) fail "mode tc halves '$HALVES'" || return 1 ;; esac
-	echo "# $N sessions at $RATE/s: up in $xdp ms (xdp), $UP_MS ms (tc)"
-	[ "$UP_MS" -le $((2 * xdp)) ] ||
-		fail "mode tc took $UP_MS ms, mode xdp $xdp ms for $N sessions"
+	local xdp try
+	for try in 1 2; do
+		up_in xdp || return 1
+		xdp=$UP_MS
+		up_in tc || return 1
+		case $HALVES in *"tx tc (clsact)"*) ;; *) fail "mode tc halves '$HALVES'" || return 1 ;; esac
+		echo "# $N sessions at $RATE/s: up in $xdp ms (xdp), $UP_MS ms (tc)"
+		[ "$UP_MS" -le $((2 * xdp)) ] && return 0
+	done
+	fail "mode tc took $UP_MS ms, mode xdp $xdp ms for $N sessions (twice over 2x)"
 }
 
 test_rate_limit() {
