@@ -7,6 +7,8 @@
 #   make deps       install the Debian packages the build, tests, demo and bench need
 #   make check      every test tier; ends with one line "N passed, N failed, N skipped"
 #   make check-fast rooms, unit, dist (--help, man page, install) and bpf tiers only
+#   make check-long the full sizes of what make check runs smaller to fit its time (the
+#                   benchmark smoke's whole plan: about 26 minutes)
 #   make san        the daemon built with ASan+UBSan into build-san/ (same as make SAN=1);
 #                   make check-san runs the san tier (netns suites against it)
 #   make install    PREFIX (/usr/local), DESTDIR; make uninstall
@@ -80,7 +82,7 @@ PKG_CONFIG_LIBDIR ?= $(if $(CROSS),/usr/lib/$(CROSS)/pkgconfig:/usr/share/pkgcon
 PKG_ENV := PKG_CONFIG_SYSROOT_DIR=$(SYSROOT) \
 	$(if $(PKG_CONFIG_LIBDIR),PKG_CONFIG_LIBDIR=$(PKG_CONFIG_LIBDIR))
 # Goals that need no library, or that install the packages first and run make again.
-PKG_FREE_GOALS := deps deps-cross clean format check check-fast demo bench bench-ac cross-aarch64 \
+PKG_FREE_GOALS := deps deps-cross clean format check check-fast check-long demo bench bench-ac cross-aarch64 \
 	check-cross guest-image
 ifneq ($(filter-out $(PKG_FREE_GOALS),$(or $(MAKECMDGOALS),all)),)
 PKG_MISSING := $(strip $(foreach p,$(PKGS),$(if $(shell $(PKG_ENV) $(PKG_CONFIG) --exists $(p) \
@@ -355,7 +357,7 @@ cross-aarch64: deps-cross
 # ---- tests --------------------------------------------------------------------------
 # The entry points install what they need first, then re-run make so that the
 # pkg-config flags are read after the packages exist.
-.PHONY: check check-fast demo bench bench-ac san check-san
+.PHONY: check check-fast check-long demo bench bench-ac san check-san
 # The cross tier's packages add a dpkg architecture and come from another archive: a failure
 # to install them is no failure of ours, and the tier then SKIPs saying what is missing.
 check: deps
@@ -367,6 +369,11 @@ check: deps
 check-fast: deps
 	$(Q)$(MAKE) --no-print-directory all
 	$(Q)tests/run.sh rooms unit dist bpf
+
+# Not part of check: each of its runs is also in check at a smaller size (tests/run.sh long).
+check-long: deps
+	$(Q)$(MAKE) --no-print-directory all
+	$(Q)tests/run.sh long
 
 demo: deps
 	$(Q)$(MAKE) --no-print-directory all

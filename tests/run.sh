@@ -4,10 +4,12 @@
 # Runs test tiers and counts their results. Every test program prints one line per case:
 #   PASS <name> | FAIL <name>: <reason> | SKIP <name>: <why>
 # and may print measurements as lines starting with "# ", which are shown too.
+# After each program it prints "# time NAME 123s", and at the end "# time tier TIER 456s"
+# for each tier, so that where the time goes is in every log.
 # A program that exits non-zero without a FAIL line, or that reports nothing, counts as a
 # failure of its own. Ends with the line "N passed, N failed, N skipped"; exits 1 on failure.
 #
-# usage: tests/run.sh TIER...   (format rooms unit dist fuzz bpf netns san interop cross)
+# usage: tests/run.sh TIER...   (format rooms unit dist fuzz bpf netns san interop cross long)
 set -u
 cd "$(dirname "$0")/.." || exit 2
 
@@ -17,14 +19,16 @@ LOG=$O/test-results.log
 mkdir -p "$O"
 : >"$LOG"
 passed=0 failed=0 skipped=0
+tier_times=
 
 # run_one NAME TIMEOUT CMD...: run one test program and account for its lines.
 run_one() {
-	local name=$1 limit=$2 out rc fails lines
+	local name=$1 limit=$2 out rc fails lines start=$SECONDS
 	shift 2
 	out=$(mktemp)
 	timeout --kill-after=10 "$limit" "$@" >"$out" 2>"$out.err" </dev/null
 	rc=$?
+	echo "# time $name $((SECONDS - start))s" >>"$out"
 	grep -E '^(PASS|FAIL|SKIP|#) ' "$out" | tee -a "$LOG"
 	lines=$(grep -cE '^(PASS|FAIL|SKIP) ' "$out")
 	fails=$(grep -cE '^FAIL ' "$out")
@@ -115,6 +119,11 @@ tier_netns() { run_scripts netns 1800; }
 tier_interop() { run_scripts interop 1500; }
 # The aarch64 build and its unit tests under qemu-user (make deps-cross's packages).
 tier_cross() { run_scripts cross 1500; }
+# make check-long: the full sizes of what the netns tier runs smaller to fit make check's
+# time. The benchmark's whole quick plan (the netns tier smokes one case of each kind).
+tier_long() {
+	run_one long/bench_smoke 3600 env BENCH_SMOKE_CASES=all bash tests/netns/test_bench_smoke.sh
+}
 
 # The sanitizer tier: the netns suites below, as "SUITE [CASE...]" (no case: all of them),
 # against the ASan+UBSan build (make SAN=1: build-san/pppoe-xp, whose `server` is the AC,
@@ -176,13 +185,18 @@ tier_san() {
 
 for tier in "$@"; do
 	case $tier in
-	format | rooms | unit | dist | fuzz | bpf | netns | san | interop | cross) "tier_$tier" ;;
+	format | rooms | unit | dist | fuzz | bpf | netns | san | interop | cross | long)
+		start=$SECONDS
+		"tier_$tier"
+		tier_times+="# time tier $tier $((SECONDS - start))s"$'\n'
+		;;
 	*)
-		echo "tests/run.sh: unknown tier '$tier' (format rooms unit dist fuzz bpf netns san interop cross)" >&2
+		echo "tests/run.sh: unknown tier '$tier' (format rooms unit dist fuzz bpf netns san interop cross long)" >&2
 		exit 2
 		;;
 	esac
 done
 
+printf '%s' "$tier_times" | tee -a "$LOG"
 echo "$passed passed, $failed failed, $skipped skipped"
 [ "$failed" -eq 0 ]

@@ -21,7 +21,6 @@ PXP_NS_PREFIX=pxi$$-
 . "$(dirname "$0")/../netns/lib.sh"
 . "$(dirname "$0")/lib.sh"
 
-B=$PXP_BIN
 NS=${PXP_NS_PREFIX}host
 GUEST=pxi$$g
 TAP=pxi$$t

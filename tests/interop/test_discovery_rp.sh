@@ -15,7 +15,6 @@
 PXP_NS_PREFIX=pxi$$-
 . "$(dirname "$0")/../netns/lib.sh"
 
-B=$PXP_BIN
 NS_AC=${PXP_NS_PREFIX}ac
 NS_CL=${PXP_NS_PREFIX}cl
 RUN=$PXP_TMP/run

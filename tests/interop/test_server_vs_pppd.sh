@@ -18,12 +18,10 @@ PXP_NS_PREFIX=pxi$$-
 . "$(dirname "$0")/../netns/lib.sh"
 . "$(dirname "$0")/lib.sh"
 
-B=$PXP_BIN
 NS=${PXP_NS_PREFIX}host
 GUEST=pxi$$s
 TAP=pxi$$u
 RUN=$PXP_TMP/run
-SECRETS=$PXP_TMP/secrets
 USER_NAME=alice
 PASSWORD=secret1
 AC_IP=10.78.0.1

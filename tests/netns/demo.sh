@@ -33,17 +33,13 @@ done
 	echo "demo: $PXP_BIN is missing: run make first" >&2
 	exit 2
 }
-missing=$(require_cmds ip ping nft iperf3 ethtool python3) || {
+missing=$(require_cmds ip ping nft iperf3 jq ethtool python3) || {
 	echo "demo: missing commands:$missing (make deps installs them)" >&2
 	exit 2
 }
 
 step() { printf '\n== %s\n' "$*"; }
-client() {
-	in_ns "$NS_ROUTER" env PPPOE_XP_RUN_DIR="$PXP_TMP/run-client" \
-		PPPOE_XP_CONFIG_DIR="$PXP_TMP/config" PPPOE_XP_PPP_DIR="$PXP_TMP/ppp" "$PXP_BIN" "$@"
-}
-server() { in_ns "$NS_ISP" env PPPOE_XP_RUN_DIR="$PXP_TMP/run-server" "$PXP_BIN" "$@"; }
+CLIENT_ENV=(PPPOE_XP_CONFIG_DIR="$PXP_TMP/config" PPPOE_XP_PPP_DIR="$PXP_TMP/ppp")
 json_field() { python3 -c 'import json,sys; d=json.load(sys.stdin); print(eval("d"+sys.argv[1]))' "$1"; }
 
 errors=0
@@ -81,13 +77,13 @@ step "isp: pppoe-xp server isp0 (CHAP, pool 100.64.1.0/24)"
 server server isp0 --local 100.64.1.1 --pool 100.64.1.0/24 --auth chap \
 	--secrets "$PXP_TMP/chap-secrets" --ac-name demo-isp --dns 198.51.100.53 --ipv6 \
 	--mode "$MODE" || exit 1
-on_cleanup "env PPPOE_XP_RUN_DIR=$PXP_TMP/run-server ip netns exec $NS_ISP $PXP_BIN down isp0"
+on_cleanup "env PPPOE_XP_RUN_DIR=$RUN_S ip netns exec $NS_ISP $PXP_BIN down isp0"
 
 step "router: pppoe-xp up wan0 --mode $MODE (wan0.conf: $(tr '\n' ' ' <"$PXP_TMP/config/wan0.conf"))"
 t0=$(date +%s%N)
 client up wan0 --mode "$MODE" || exit 1
 t1=$(date +%s%N)
-on_cleanup "env PPPOE_XP_RUN_DIR=$PXP_TMP/run-client ip netns exec $NS_ROUTER $PXP_BIN down wan0"
+on_cleanup "env PPPOE_XP_RUN_DIR=$RUN_C ip netns exec $NS_ROUTER $PXP_BIN down wan0"
 echo "   session up in $(((t1 - t0) / 1000000)) ms (command start to IPCP open)"
 client status wan0
 

@@ -71,14 +71,34 @@ in_ns() {
 	ip netns exec "$ns" sh -c 'mountpoint -q /sys/fs/bpf || mount -t bpf bpf /sys/fs/bpf; exec "$@"' _ "$@"
 }
 
+# The client and AC most suites drive: `client ARGS` runs pppoe-xp in the router's
+# namespace, `server ARGS` in the ISP's, each with its own run directory. CLIENT_ENV: more
+# VAR=value for the client (PXP_NO_XSKS_ENV: a kernel without XDP sockets). PXP_TIMEOUT=SECS
+# bounds one client call (timeout, exit 124): no watchdog subshell (cleanup above).
+B=$PXP_BIN
+RUN_C=$PXP_TMP/run-client
+RUN_S=$PXP_TMP/run-server
+SECRETS=$PXP_TMP/secrets
+CLIENT_ENV=()
+client() { in_ns "$NS_ROUTER" env "${CLIENT_ENV[@]}" PPPOE_XP_RUN_DIR="$RUN_C" ${PXP_TIMEOUT:+timeout "$PXP_TIMEOUT"} "$B" "$@"; }
+server() { in_ns "$NS_ISP" env PPPOE_XP_RUN_DIR="$RUN_S" "$B" "$@"; }
+
+# status_get ROLE KEY: a top-level field of `status` (ROLE client: wan0's, server: isp0's).
+# The text form is read with awk: python3 start-up alone takes seconds on a loaded machine.
+status_get() {
+	if [ "$1" = client ]; then client status wan0; else server status isp0; fi |
+		awk -v key="$2" -F': ' '$1 == key { print $2; exit }'
+}
+
 # Inside a test function: record why it failed and return non-zero.
 fail() {
 	PXP_FAIL_REASON=$*
 	return 1
 }
 
+# Each case's result line is followed by "# time NAME 12s" (tests/run.sh shows it).
 run_test() {
-	local name=$PXP_NAME_PREFIX$1 func=$2 ok=0 san
+	local name=$PXP_NAME_PREFIX$1 func=$2 ok=0 san start=$SECONDS
 	PXP_FAIL_REASON=
 	"$func" && ok=1
 	if [ -n "$PXP_SAN_DIR" ] && san=$(san_reports "${1//\//_}"); then
@@ -91,6 +111,7 @@ run_test() {
 		echo "FAIL $name: ${PXP_FAIL_REASON:-$func returned non-zero}"
 		PXP_FAILED=1
 	fi
+	echo "# time $name $((SECONDS - start))s"
 }
 
 skip_test() {
@@ -383,5 +404,6 @@ iperf_tcp() {
 	shift 4 2>/dev/null || shift $#
 	iperf_server "$nss" 5201 || return 1
 	json=$(ip netns exec "$nsc" iperf3 -c "$ip" -t "$secs" -J "$@" 2>/dev/null) || return 1
-	python3 -c 'import json,sys; d=json.load(sys.stdin); print("%.0f" % (d["end"]["sum_received"]["bits_per_second"]/1e6))' <<<"$json"
+	# jq, not python3: its start-up alone is 0.4 s on a loaded machine, and this runs often.
+	jq '.end.sum_received.bits_per_second / 1e6 | round' <<<"$json"
 }

@@ -23,12 +23,9 @@
 PXP_NS_PREFIX=pxl$$-
 . "$(dirname "$0")/lib.sh"
 
-B=$PXP_BIN
 LOAD=$PXP_TOOLS/ac_load
 NS_AC=${PXP_NS_PREFIX}ac
 NS_LD=${PXP_NS_PREFIX}load
-RUN_S=$PXP_TMP/run-server
-SECRETS=$PXP_TMP/secrets
 N=${AC_LOAD_SESSIONS:-100}
 RATE=${AC_LOAD_RATE:-200}
 
@@ -71,6 +68,8 @@ reset() {
 # Starts ac_load for N sessions at RATE; waits for its "up" line. Sets LOAD_PID.
 load_up() {
 	local out=$PXP_TMP/load.out
+	# The job truncates it only once it runs: the last case's "up" line would satisfy the wait.
+	rm -f "$out"
 	ip netns exec "$NS_LD" "$LOAD" --iface ld0 --sessions "$N" --rate "$RATE" \
 		--user load --password load-secret --timeout 60 >"$out" 2>&1 &
 	LOAD_PID=$!
@@ -136,16 +135,19 @@ up_in() {
 # Mode tc sets sessions up about as fast as mode xdp: its per-session program is a clsact
 # filter on the hidden peer, not a tcx link (each tcx attach waits for an RCU grace period
 # under the RTNL lock: 5.8x the time of mode xdp for 200 sessions). Same run, same load:
-# tc within 2x xdp.
+# tc within 2x xdp. Both are about a second, where a burst of load elsewhere on a shared
+# machine can double one: a pair over the bound is measured again, and fails only twice.
 test_tc_setup() {
-	local xdp
-	up_in xdp || return 1
-	xdp=$UP_MS
-	up_in tc || return 1
-	case $HALVES in *"tx tc (clsact)"*) ;; *) fail "mode tc halves '$HALVES'" || return 1 ;; esac
-	echo "# $N sessions at $RATE/s: up in $xdp ms (xdp), $UP_MS ms (tc)"
-	[ "$UP_MS" -le $((2 * xdp)) ] ||
-		fail "mode tc took $UP_MS ms, mode xdp $xdp ms for $N sessions"
+	local xdp try
+	for try in 1 2; do
+		up_in xdp || return 1
+		xdp=$UP_MS
+		up_in tc || return 1
+		case $HALVES in *"tx tc (clsact)"*) ;; *) fail "mode tc halves '$HALVES'" || return 1 ;; esac
+		echo "# $N sessions at $RATE/s: up in $xdp ms (xdp), $UP_MS ms (tc)"
+		[ "$UP_MS" -le $((2 * xdp)) ] && return 0
+	done
+	fail "mode tc took $UP_MS ms, mode xdp $xdp ms for $N sessions (twice over 2x)"
 }
 
 test_rate_limit() {
@@ -170,6 +172,7 @@ test_no_gro() {
 	ip netns exec "$NS_LD" ethtool -K ld0 gro off >/dev/null || fail "ethtool -K ld0 gro off" || return 1
 	# XDP's transmit half is what a veth without GRO refuses (a tc redirect it takes).
 	start_server --mode xdp || return 1
+	rm -f "$out" # as in load_up
 	ip netns exec "$NS_LD" "$LOAD" --iface ld0 --sessions "$N" --rate "$RATE" \
 		--user load --password load-secret --timeout 60 >"$out" 2>&1 &
 	LOAD_PID=$!

@@ -17,17 +17,28 @@
 # The cases and the parts that run them are bench/cases; the measurements of each environment
 # bench/lib/measure.sh bench_specs. BENCH_SMOKE_PARTS=wg (or any --only list) runs and checks
 # only those parts; BENCH_SMOKE_OUT=DIR keeps the run's results there.
+# BENCH_SMOKE_CASES (bench/run --cases) narrows the run to those cases: the netns tier runs
+# SMOKE_CASES, one case of each kind of set-up (11 of the 31: 7 minutes on this loaded 2-core
+# machine, the whole quick plan 26); `make check-long` runs them all (BENCH_SMOKE_CASES=all).
 . "$(dirname "$0")/lib.sh"
 . "$PXP_ROOT/bench/lib/measure.sh"
 
 OUT=${BENCH_SMOKE_OUT:-$PXP_TMP/bench}
 BENCH_LOG=$PXP_TMP/bench.log
 PARTS=${BENCH_SMOKE_PARTS:-host,guest,wg,bpf}
+# The ceilings; one pppoe-xp data path and the halves mixed; the stock tunnels that the
+# report's VPN ratios need, and a tunnel inside a session; the guest's kernel PPPoE beside ours.
+SMOKE_CASES=host/ceiling,host/pppoe-xp-xdp,host/pppoe-xp-rx-tc-tx-xdp,wg/none,wg/wireguard-go,\
+wg/pppoe-xp-wg,wg/openvpn-aes256gcm-udp,wg/pppoe-xp-wg-over-pxp,guest/ceiling,guest/kernel-pppoe,\
+guest/pppoe-xp
+CASES=${BENCH_SMOKE_CASES:-$SMOKE_CASES}
+[ "$CASES" = all ] && CASES=
 BENCH_MODE=quick
 want() { [[ ,$PARTS, == *,$1,* ]]; }
 
 test_run() {
-	"$PXP_ROOT/bench/run" --quick --only "$PARTS" --out "$OUT" >"$BENCH_LOG" 2>&1 ||
+	"$PXP_ROOT/bench/run" --quick --only "$PARTS" ${CASES:+--cases "$CASES"} --out "$OUT" \
+		>"$BENCH_LOG" 2>&1 ||
 		fail "bench/run --quick exited with $?: $(tail -n 3 "$BENCH_LOG" | tr '\n' ' ')" ||
 		return 1
 	grep -q 'estimated' "$BENCH_LOG" || fail "bench/run printed no plan with an estimate"
@@ -37,9 +48,10 @@ test_run() {
 # what is missing.
 check_rows() {
 	python3 - "$OUT/results.jsonl" "$1" "$PXP_ROOT" "$PARTS" \
-		"$(bench_specs "$1")" <<-'EOF'
+		"$(bench_specs "$1")" "$CASES" <<-'EOF'
 		import glob, json, os, sys
-		path, part, root, parts, specs = sys.argv[1:]
+		path, part, root, parts, specs, only = sys.argv[1:]
+		only = set(only.split(",")) - {""}
 		rows = [json.loads(l) for l in open(path) if l.strip()]
 		parts = parts.split(",")
 		# bench/lib/measure.sh's specs, plus the ping under load every TCP download 1 row has.
@@ -51,7 +63,8 @@ check_rows() {
 		for line in open(root + "/bench/cases"):
 		    f = line.split()
 		    if f and not f[0].startswith("#") and f[0] == part and \
-		            set(f[2].split(",")) & set(parts):
+		            set(f[2].split(",")) & set(parts) and \
+		            (not only or f[0] + "/" + f[1] in only):
 		        cases.append(f[1])
 		        memory[f[1]] = f[3] != "-"
 		def has(env, case, t, a, b):
@@ -115,9 +128,14 @@ test_rows_wg() { test_rows wg; }
 test_rows_guest() { test_rows guest; }
 test_rows_bpf() { test_rows bpf; }
 
-# measured ENV CASE: every measurement of the case ran (bench_specs, and the ping under load).
+# in_run ENV CASE: the case is one of the run's (CASES, empty for all).
+in_run() { [ -z "$CASES" ] || [[ ,$CASES, == *,$1/$2,* ]]; }
+
+# measured ENV CASE: every measurement of the case ran (bench_specs, and the ping under load),
+# when the run has the case.
 measured() {
 	local n want
+	in_run "$1" "$2" || return 0
 	want=$(($(bench_specs "$1" | wc -w) + 1))
 	n=$(grep "\"env\": \"$1\"" "$OUT/results.jsonl" | grep "\"case\": \"$2\"" |
 		grep -v '"test": "memory"' | grep -c '"status": "ok"')

@@ -20,26 +20,15 @@
 PXP_NS_PREFIX=pxcfg$$-
 . "$(dirname "$0")/lib.sh"
 
-B=$PXP_BIN
-RUN_C=$PXP_TMP/run-client
-RUN_S=$PXP_TMP/run-server
 CONF=$PXP_TMP/config
 PPP_DIR=$PXP_TMP/ppp
 OUT=$PXP_TMP/out
 SECRETS=$PXP_TMP/server-secrets
 PASSWORD=Sec-ret-4711
 
-client() {
-	in_ns "$NS_ROUTER" env PPPOE_XP_RUN_DIR="$RUN_C" PPPOE_XP_CONFIG_DIR="$CONF" \
-		PPPOE_XP_PPP_DIR="$PPP_DIR" "$B" "$@"
-}
-server() { in_ns "$NS_ISP" env PPPOE_XP_RUN_DIR="$RUN_S" "$B" "$@"; }
+CLIENT_ENV=(PPPOE_XP_CONFIG_DIR="$CONF" PPPOE_XP_PPP_DIR="$PPP_DIR")
 
-status_get() { # KEY: a top-level field of the client's status
-	client status wan0 | awk -v key="$1" -F': ' '$1 == key { print $2; exit }'
-}
-
-session_up() { [ "$(status_get state)" = up ]; }
+session_up() { [ "$(status_get client state)" = up ]; }
 
 start_server() {
 	server server isp0 --local 100.64.1.1 --pool 100.64.1.0/24 --auth pap \
@@ -96,8 +85,8 @@ test_from_file() {
 	conf "# as a pppd peers file\nuser alice\npassword '$PASSWORD'\nmtu 1400 ipparam from-file\n"
 	start_server || return 1
 	client_up || return 1
-	[ "$(status_get state)" = up ] || fail "state '$(status_get state)'" || return 1
-	pid=$(status_get pid)
+	[ "$(status_get client state)" = up ] || fail "state '$(status_get client state)'" || return 1
+	pid=$(status_get client pid)
 	[ -n "$pid" ] && [ -e "/proc/$pid" ] || fail "no daemon pid in status" || return 1
 	no_secret_on_argv || return 1
 	ip -n "$NS_ROUTER" link show pxp0 | grep -q 'mtu 1400 ' ||
@@ -116,7 +105,7 @@ test_cli_overrides() {
 	chmod 600 "$PXP_TMP/pass"
 	start_server || return 1
 	client_up --password-file "$PXP_TMP/pass" --ipparam from-cli || return 1
-	[ "$(status_get state)" = up ] || fail "state '$(status_get state)'" || return 1
+	[ "$(status_get client state)" = up ] || fail "state '$(status_get client state)'" || return 1
 	wait_for 5 test -s "$OUT/ip-up.env" || fail "ip-up did not run" || return 1
 	[ "$(env_of_ip_up PPP_IPPARAM)" = from-cli ] ||
 		fail "ipparam '$(env_of_ip_up PPP_IPPARAM)', not the command line's" || return 1
@@ -133,7 +122,7 @@ test_pap_secrets() {
 	chmod 600 "$PPP_DIR/pap-secrets"
 	start_server || return 1
 	client_up || return 1
-	[ "$(status_get state)" = up ] || fail "state '$(status_get state)'" || return 1
+	[ "$(status_get client state)" = up ] || fail "state '$(status_get client state)'" || return 1
 	no_secret_on_argv || return 1
 	! grep -q 'readable\|empty password' "$PXP_TMP/client.out" ||
 		fail "warned: $(cat "$PXP_TMP/client.out")"
@@ -192,7 +181,7 @@ test_systemd_unit() {
 	on_cleanup "kill -9 $pid"
 	wait_for 30 session_up ||
 		fail "ExecStart ($start) did not bring the session up: $(cat "$PXP_TMP/unit.out")" || return 1
-	[ "$(status_get pid)" = "$pid" ] || fail "status pid $(status_get pid), ExecStart ran $pid" || return 1
+	[ "$(status_get client pid)" = "$pid" ] || fail "status pid $(status_get client pid), ExecStart ran $pid" || return 1
 	no_secret_on_argv || return 1
 	wait_for 5 test -s "$OUT/ip-up.env" || fail "ip-up did not run" || return 1
 	[ "$(args_of_ip_up)" = "pxp0 wan0 0 100.64.1.2 100.64.1.1 unit " ] &&

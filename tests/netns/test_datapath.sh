@@ -34,7 +34,8 @@ PXP_NS_PREFIX=${PXP_NS_PREFIX:-pxx$$-}
 DP_TOOL=${DP_TOOL:-$PXP_TOOLS/dp_static_session}
 SID=42
 MTU=1492
-IPERF_SECS=${IPERF_SECS:-3}
+# Traffic here proves that it flows and what is dropped; rates are measured in bench/.
+IPERF_SECS=${IPERF_SECS:-1}
 declare -A HOLDER # "ns" -> pid of the dp_static_session holding that end
 MODE=
 END_ARGS=
@@ -144,14 +145,14 @@ rcvbuf_errors() { # ns
 	ip netns exec "$1" nstat -asz UdpRcvbufErrors | awk '$1 == "UdpRcvbufErrors" {print $2}'
 }
 
-# udp_run PORT RECEIVER_NS [-R]: 20 Mbit/s of UDP for 2 s. Datagrams lost beyond what the
+# udp_run PORT RECEIVER_NS [-R]: 20 Mbit/s of UDP for IPERF_SECS. Datagrams lost beyond what the
 # receiving socket itself refused (a busy shared machine) are unexplained drops.
 udp_run() {
 	local port=$1 rx_ns=$2 before after out
 	shift 2
 	iperf_server "$NS_NET" "$port" || fail "no iperf3 server" || return 1
 	before=$(rcvbuf_errors "$rx_ns")
-	out=$(ip netns exec "$NS_LAN" iperf3 -c 198.51.100.2 -p "$port" -u -b 20M -l 1400 -t 2 \
+	out=$(ip netns exec "$NS_LAN" iperf3 -c 198.51.100.2 -p "$port" -u -b 20M -l 1400 -t "$IPERF_SECS" \
 		-J "$@" 2>/dev/null | python3 -c \
 		'import json,sys; s=json.load(sys.stdin)["end"]["sum"]; print(s["lost_packets"], s["packets"])')
 	after=$(rcvbuf_errors "$rx_ns")
@@ -321,10 +322,11 @@ test_kill9_cleanup() {
 test_tc_no_frame_above_mtu() {
 	local pcap=$PXP_TMP/wan0.pcap cap max rc=0
 	ip netns exec "$NS_ROUTER" ethtool -K lan1 gro on >/dev/null
-	ip netns exec "$NS_ROUTER" timeout 20 tcpdump -ni wan0 -s 64 -w "$pcap" \
-		'ether proto 0x8864' 2>/dev/null &
-	cap=$!
-	sleep 1
+	capture_start "$NS_ROUTER" "$PXP_TMP/wan0.cap" -ni wan0 -s 64 -w "$pcap" 'ether proto 0x8864' || {
+		ip netns exec "$NS_ROUTER" ethtool -K lan1 gro off >/dev/null
+		return 1
+	}
+	cap=$CAPTURE_PID
 	iperf_check "tcp lan->net (lan1 GRO)" "$NS_LAN" "$NS_NET" 198.51.100.2 || rc=1
 	iperf_check "tcp net->lan (lan1 GRO)" "$NS_LAN" "$NS_NET" 198.51.100.2 -R || rc=1
 	sleep 0.5
@@ -416,7 +418,7 @@ test_tc_foreign_survives() {
 	ip netns exec "$NS_ROUTER" tc filter del dev wan0 ingress pref 10
 }
 
-missing=$(require_cmds ip ping nft iperf3 tcpdump ethtool python3 socat tc) || {
+missing=$(require_cmds ip ping nft iperf3 jq tcpdump ethtool python3 socat tc) || {
 	skip_test datapath "missing commands:$missing (make deps installs them)"
 	exit 0
 }

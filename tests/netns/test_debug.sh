@@ -20,20 +20,9 @@
 PXP_NS_PREFIX=pxd$$-
 . "$(dirname "$0")/lib.sh"
 
-B=$PXP_BIN
-RUN_C=$PXP_TMP/run-client
-RUN_S=$PXP_TMP/run-server
-SECRETS=$PXP_TMP/secrets
 PASSWORD=Zq7secretPw
 LOG=$PXP_TMP/client.log
 
-client() { in_ns "$NS_ROUTER" env PPPOE_XP_RUN_DIR="$RUN_C" "$B" "$@"; }
-server() { in_ns "$NS_ISP" env PPPOE_XP_RUN_DIR="$RUN_S" "$B" "$@"; }
-
-status_get() {
-	if [ "$1" = client ]; then client status wan0; else server status isp0; fi |
-		awk -v key="$2" -F': ' '$1 == key { print $2; exit }'
-}
 client_is_up() { [ "$(status_get client state 2>/dev/null)" = up ]; }
 client_gone() { ! client status wan0 >/dev/null 2>&1; }
 

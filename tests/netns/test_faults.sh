@@ -27,19 +27,12 @@
 PXP_NS_PREFIX=pxf$$-
 . "$(dirname "$0")/lib.sh"
 
-B=$PXP_BIN
-RUN_C=$PXP_TMP/run-client
-RUN_S=$PXP_TMP/run-server
-SECRETS=$PXP_TMP/secrets
 NS_CL=${PXP_NS_PREFIX}cl
 NS_SW=${PXP_NS_PREFIX}sw
 NS_AC1=${PXP_NS_PREFIX}ac1
 NS_AC2=${PXP_NS_PREFIX}ac2
 # The client's keepalive: dead after 4 unanswered Echo-Requests 1 s apart (about 4-5 s).
 KEEPALIVE="4 1"
-
-client() { in_ns "$NS_ROUTER" env PPPOE_XP_RUN_DIR="$RUN_C" ${PXP_TIMEOUT:+timeout "$PXP_TIMEOUT"} "$B" "$@"; }
-server() { in_ns "$NS_ISP" env PPPOE_XP_RUN_DIR="$RUN_S" "$B" "$@"; }
 
 # field_of KEY: a top-level field of the `status` text on stdin.
 field_of() { awk -v key="$1" -F': ' '$1 == key { sub("^[^:]*: ", ""); print; exit }'; }
@@ -134,11 +127,28 @@ reset() {
 
 # ------------------------------------------------------------ wan_down_up
 
+# blip_keeps_session NS PORT SID: PORT of NS down for 1 s, where 4 echoes must fail (4 s):
+# under the echo timeout session SID survives on both ends and carries traffic.
+blip_keeps_session() {
+	local ns=$1 port=$2 sid=$3 replies
+	replies=$(echo_replies)
+	ip -n "$ns" link set "$port" down
+	sleep 1
+	ip -n "$ns" link set "$port" up
+	# Five more replies: the echo timeout has passed with the link back.
+	wait_for 20 echo_replies_above $((replies + 5)) ||
+		fail "no Echo-Replies after a 1 s blip of $port: state $(cfield state), $(cfield last_error)" || return 1
+	[ "$(cfield session_id)" = "$sid" ] && [ "$(cfield sessions_up_total)" = 1 ] &&
+		[ "$(sfield session_count)" = 1 ] ||
+		fail "a 1 s blip of $port ended session $sid: $(cfield last_error)" || return 1
+	ping_ac || fail "no traffic after a 1 s blip of $port"
+}
+
 # The WAN port set down: under the echo timeout the session survives (PPPoE has no notion
 # of the link; see docs/operation.md, Faults, for pppd); past it the echoes fail, the
 # session ends and --persist brings a new one. Nothing the daemon holds may grow.
 test_wan_down_up() {
-	local pid sid before after replies
+	local pid sid before after
 	reset
 	start_server || return 1
 	client_up --persist --holdoff 1 --padi-timeout 1 --padi-attempts 2 || return 1
@@ -147,27 +157,9 @@ test_wan_down_up() {
 	sid=$(cfield session_id)
 	before=$(client_holdings "$pid")
 
-	# The blip: 1 s down, where 4 echoes must fail (4 s).
-	replies=$(echo_replies)
-	ip -n "$NS_ROUTER" link set wan0 down
-	sleep 1
-	ip -n "$NS_ROUTER" link set wan0 up
-	# Five more replies: the echo timeout has passed with the link back.
-	wait_for 20 echo_replies_above $((replies + 5)) ||
-		fail "no Echo-Replies after a 1 s blip: state $(cfield state), $(cfield last_error)" || return 1
-	[ "$(cfield session_id)" = "$sid" ] && [ "$(cfield sessions_up_total)" = 1 ] ||
-		fail "a 1 s blip ended session $sid: $(cfield last_error)" || return 1
-	ping_ac || fail "no traffic after a 1 s blip" || return 1
-	# The same on the AC's port: the client sees only its carrier go.
-	replies=$(echo_replies)
-	ip -n "$NS_ISP" link set isp0 down
-	sleep 1
-	ip -n "$NS_ISP" link set isp0 up
-	wait_for 20 echo_replies_above $((replies + 5)) ||
-		fail "no Echo-Replies after a 1 s blip of isp0: state $(cfield state), $(cfield last_error)" || return 1
-	[ "$(cfield session_id)" = "$sid" ] && [ "$(sfield session_count)" = 1 ] ||
-		fail "a 1 s blip of isp0 ended session $sid: $(cfield last_error)" || return 1
-	ping_ac || fail "no traffic after a 1 s blip of isp0" || return 1
+	# A blip of the client's port, then of the AC's: the client sees only its carrier go.
+	blip_keeps_session "$NS_ROUTER" wan0 "$sid" || return 1
+	blip_keeps_session "$NS_ISP" isp0 "$sid" || return 1
 
 	# Down past the echo timeout.
 	ip -n "$NS_ROUTER" link set wan0 down

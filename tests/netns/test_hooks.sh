@@ -24,21 +24,11 @@
 PXP_NS_PREFIX=pxh$$-
 . "$(dirname "$0")/lib.sh"
 
-B=$PXP_BIN
-RUN_C=$PXP_TMP/run-client
-RUN_S=$PXP_TMP/run-server
 PPP_DIR=$PXP_TMP/ppp
 OUT=$PXP_TMP/out
-SECRETS=$PXP_TMP/secrets
 
 # HOOK_LEAK is in the daemon's environment: a script must not see it (pppd clears it).
-# PXP_TIMEOUT=SECS bounds one call (timeout, exit 124).
-client() { in_ns "$NS_ROUTER" env PPPOE_XP_RUN_DIR="$RUN_C" PPPOE_XP_PPP_DIR="$PPP_DIR" HOOK_LEAK=1 ${PXP_TIMEOUT:+timeout "$PXP_TIMEOUT"} "$B" "$@"; }
-server() { in_ns "$NS_ISP" env PPPOE_XP_RUN_DIR="$RUN_S" "$B" "$@"; }
-
-status_get() { # KEY: a top-level field of the client's status
-	client status wan0 | awk -v key="$1" -F': ' '$1 == key { print $2; exit }'
-}
+CLIENT_ENV=(PPPOE_XP_PPP_DIR="$PPP_DIR" HOOK_LEAK=1)
 
 start_server() { # [extra args]
 	server server isp0 --local 100.64.1.1 --pool 100.64.1.0/24 --auth pap \
@@ -93,7 +83,7 @@ test_ip_up() {
 	[ "$(runs_of ip-up)" = 1 ] || fail "ip-up ran $(runs_of ip-up) times" || return 1
 	[ "$(args_of ip-up)" = "pxp0 wan0 0 100.64.1.2 100.64.1.1 myparam " ] ||
 		fail "ip-up arguments: '$(args_of ip-up)'" || return 1
-	pid=$(status_get pid)
+	pid=$(status_get client pid)
 	[ "$(cat "$RUN_C/wan0.pid" 2>/dev/null)" = "$pid" ] ||
 		fail "$RUN_C/wan0.pid holds '$(cat "$RUN_C/wan0.pid" 2>/dev/null)', the daemon is $pid" || return 1
 	[ "$(env_of ip-up IFNAME)" = pxp0 ] && [ "$(env_of ip-up DEVICE)" = wan0 ] &&
@@ -112,7 +102,7 @@ test_ip_down() {
 	write_script "$PPP_DIR/ip-down"
 	start_server || return 1
 	client_up || return 1
-	pid=$(status_get pid)
+	pid=$(status_get client pid)
 	in_ns "$NS_ROUTER" ping -c 3 -i 0.2 -W 2 100.64.1.1 >/dev/null || fail "no traffic" || return 1
 	sleep 1
 	client down wan0 || fail "down failed" || return 1
@@ -142,8 +132,8 @@ test_ipv6() {
 	[ "$(env_of ipv6-up LLLOCAL) $(env_of ipv6-up LLREMOTE)" = "$(echo "$a" | cut -d' ' -f4,5)" ] ||
 		fail "LLLOCAL/LLREMOTE do not match the arguments: $(tr '\n' ' ' <"$OUT/ipv6-up.env")" || return 1
 	python3 -c 'import ipaddress, sys; assert ipaddress.ip_address(sys.argv[1]) == ipaddress.ip_address(sys.argv[2])' \
-		"$(echo "$a" | cut -d' ' -f4)" "$(status_get ipv6_local)" ||
-		fail "ipv6-up's local address is not status's ipv6_local $(status_get ipv6_local)" || return 1
+		"$(echo "$a" | cut -d' ' -f4)" "$(status_get client ipv6_local)" ||
+		fail "ipv6-up's local address is not status's ipv6_local $(status_get client ipv6_local)" || return 1
 	client down wan0 || fail "down failed" || return 1
 	wait_for 10 ran ipv6-down || fail "ipv6-down did not run on down" || return 1
 	sleep 0.3
@@ -210,7 +200,7 @@ test_failing() {
 	client_up --debug || return 1
 	wait_for 10 ran ip-up || fail "ip-up did not run" || return 1
 	sleep 0.5
-	[ "$(status_get state)" = up ] || fail "state '$(status_get state)' after ip-up failed" || return 1
+	[ "$(status_get client state)" = up ] || fail "state '$(status_get client state)' after ip-up failed" || return 1
 	in_ns "$NS_ROUTER" ping -c 2 -i 0.2 -W 2 100.64.1.1 >/dev/null ||
 		fail "no traffic after ip-up failed"
 }
@@ -225,7 +215,7 @@ test_background() {
 	wait_for 10 ran ip-up || fail "ip-up did not run" || return 1
 	sleep 0.5
 	# 10 s: a loaded machine's answer, far below the 20 s the left-behind process holds.
-	[ "$(PXP_TIMEOUT=10 status_get state)" = up ] ||
+	[ "$(PXP_TIMEOUT=10 status_get client state)" = up ] ||
 		fail "no answer from the daemon after ip-up left a process behind" || return 1
 	client down wan0 || fail "down failed" || return 1
 }
@@ -240,8 +230,8 @@ test_slow() {
 	start_server || return 1
 	client_up || return 1
 	wait_for 10 ran ip-up || fail "ip-up did not run" || return 1
-	[ "$(status_get state)" = up ] || fail "state '$(status_get state)' while ip-up runs" || return 1
-	pid=$(status_get pid)
+	[ "$(status_get client state)" = up ] || fail "state '$(status_get client state)' while ip-up runs" || return 1
+	pid=$(status_get client pid)
 	in_ns "$NS_ROUTER" ping -c 2 -i 0.2 -W 2 100.64.1.1 >/dev/null ||
 		fail "no traffic while ip-up runs" || return 1
 	client down wan0 || fail "down failed while ip-up runs" || return 1
@@ -262,13 +252,13 @@ test_restart_during_ip_down() {
 	write_script "$PPP_DIR/ip-down" "sleep 3"
 	start_server || return 1
 	client_up || return 1
-	old=$(status_get pid)
+	old=$(status_get client pid)
 	client down wan0 || fail "down failed" || return 1
 	client_up || return 1
-	new=$(status_get pid)
+	new=$(status_get client pid)
 	[ -n "$new" ] && [ "$new" != "$old" ] || fail "no new daemon (old $old, new '$new')" || return 1
 	wait_for 10 pid_is_gone "$old" || fail "the old daemon $old still runs" || return 1
-	[ "$(status_get state)" = up ] || fail "the new session is '$(status_get state)'" || return 1
+	[ "$(status_get client state)" = up ] || fail "the new session is '$(status_get client state)'" || return 1
 	in_ns "$NS_ROUTER" ping -c 2 -i 0.2 -W 2 100.64.1.1 >/dev/null ||
 		fail "no traffic through the new session once the old daemon ended" || return 1
 	[ "$(cat "$RUN_C/wan0.pid" 2>/dev/null)" = "$new" ] ||

@@ -23,20 +23,14 @@
 PXP_NS_PREFIX=pxi$$-
 . "$(dirname "$0")/lib.sh"
 
-B=$PXP_BIN
 NS_ISP2=${PXP_NS_PREFIX}isp2
-RUN_C=$PXP_TMP/run-client
-RUN_S=$PXP_TMP/run-server
 RUN_S2=$PXP_TMP/run-server2
 NS_ISP3=${PXP_NS_PREFIX}isp3
 RUN_S3=$PXP_TMP/run-server3
-SECRETS=$PXP_TMP/secrets
 # The crash cases look for the XDP program a dead daemon leaves on its port (in mode tc the
 # port's tcx link goes with the daemon): every daemon here runs mode xdp, not auto's pick.
 M="--mode xdp"
 
-client() { in_ns "$NS_ROUTER" env PPPOE_XP_RUN_DIR="$RUN_C" "$B" "$@"; }
-server() { in_ns "$NS_ISP" env PPPOE_XP_RUN_DIR="$RUN_S" "$B" "$@"; }
 server2() { in_ns "$NS_ISP2" env PPPOE_XP_RUN_DIR="$RUN_S2" "$B" "$@"; }
 server3() { in_ns "$NS_ISP3" env PPPOE_XP_RUN_DIR="$RUN_S3" "$B" "$@"; }
 # A client in AC 1's namespace and run directory (as on one host), on ispc0.

@@ -23,17 +23,10 @@
 PXP_NS_PREFIX=${PXP_NS_PREFIX:-pv6$$-}
 . "$(dirname "$0")/lib.sh"
 
-B=$PXP_BIN
-RUN_C=$PXP_TMP/run-client
-RUN_S=$PXP_TMP/run-server
-SECRETS=$PXP_TMP/secrets
 V6_POOL=2001:db8:1::/48
 PD_POOL=2001:db8:100::/40,56
 NET6=2001:db8:2::2
 MODE=
-
-client() { in_ns "$NS_ROUTER" env PPPOE_XP_RUN_DIR="$RUN_C" "$B" "$@"; }
-server() { in_ns "$NS_ISP" env PPPOE_XP_RUN_DIR="$RUN_S" "$B" "$@"; }
 
 # server_session KEY: a field of the one session in the server's status.
 server_session() {
@@ -101,15 +94,13 @@ counter_above() { [ "$(ipv6_counter "$1")" -gt "$2" ]; }
 
 # A Router Solicitation from the router's link-local address is answered with an RA.
 test_rs() {
-	local rs ra dump want
+	local rs ra want
 	have_slaac || session_up || return 1
 	wait_for 20 have_slaac || fail "no SLAAC address to start with" || return 1
 	rs=$(ipv6_counter rs_received)
 	ra=$(ipv6_counter ra_sent)
-	ip netns exec "$NS_ROUTER" timeout 15 tcpdump -lnv -i pxp0 -c 1 \
-		'icmp6 and ip6[40] == 134' >"$PXP_TMP/ra.txt" 2>/dev/null &
-	dump=$!
-	sleep 1
+	capture_start "$NS_ROUTER" "$PXP_TMP/ra.txt" -nv -i pxp0 -c 1 'icmp6 and ip6[40] == 134' ||
+		return 1
 	ip netns exec "$NS_ROUTER" python3 -c '
 import socket
 s = socket.socket(socket.AF_INET6, socket.SOCK_RAW, socket.IPPROTO_ICMPV6)
@@ -120,7 +111,7 @@ s.sendto(bytes([133, 0, 0, 0, 0, 0, 0, 0]), ("ff02::2", 0, 0, socket.if_nametoin
 		return 1
 	[ "$(ipv6_counter rs_received)" -gt "$rs" ] || fail "the AC counted no Router Solicitation" ||
 		return 1
-	wait $dump
+	wait "$CAPTURE_PID"
 	# What the RA carries: hop limit 255 from the link-local address, the O flag (DHCPv6
 	# runs), the /64 with A and L, the session MTU, RDNSS.
 	for want in 'hlim 255' 'fe80::' 'Flags \[other stateful\]' \

@@ -25,10 +25,6 @@
 PXP_NS_PREFIX=pxm$$-
 . "$(dirname "$0")/lib.sh"
 
-B=$PXP_BIN
-RUN_C=$PXP_TMP/run-client
-RUN_S=$PXP_TMP/run-server
-SECRETS=$PXP_TMP/secrets
 CYCLES=${LEAK_CYCLES:-100}
 PERSIST_CYCLES=${LEAK_PERSIST_CYCLES:-20}
 RSS_SLACK_KB=${LEAK_RSS_SLACK_KB:-128}
@@ -38,9 +34,6 @@ BY_ID_KB=512
 AC_PID=
 BASE=
 CLIENT_DONE=0
-
-client() { in_ns "$NS_ROUTER" env PPPOE_XP_RUN_DIR="$RUN_C" "$B" "$@"; }
-server() { in_ns "$NS_ISP" env PPPOE_XP_RUN_DIR="$RUN_S" "$B" "$@"; }
 
 field() { awk -v key="$2" -F': ' '$1 == key { print $2; exit }' <<<"$1"; }
 ac_sessions() { field "$(server status isp0 2>/dev/null)" session_count; }

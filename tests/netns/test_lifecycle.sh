@@ -22,14 +22,7 @@
 PXP_NS_PREFIX=pxl$$-
 . "$(dirname "$0")/lib.sh"
 
-B=$PXP_BIN
-RUN_C=$PXP_TMP/run-client
-RUN_S=$PXP_TMP/run-server
-SECRETS=$PXP_TMP/secrets
 DNS=198.51.100.53
-
-client() { in_ns "$NS_ROUTER" env PPPOE_XP_RUN_DIR="$RUN_C" "$B" "$@"; }
-server() { in_ns "$NS_ISP" env PPPOE_XP_RUN_DIR="$RUN_S" "$B" "$@"; }
 
 # client_field KEY: a top-level field of the client's `status`, or nothing without a daemon.
 client_field() {

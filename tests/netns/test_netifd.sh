@@ -24,16 +24,9 @@ PXP_NS_PREFIX=pxnf$$-
 . "$(dirname "$0")/lib.sh"
 . "$PXP_ROOT/tests/netifd/lib.sh"
 
-B=$PXP_BIN
-RUN_C=$PXP_TMP/run-client
-RUN_S=$PXP_TMP/run-server
-SECRETS=$PXP_TMP/secrets
 ROOT=$PXP_TMP/root
 STATE=$PXP_TMP/state
 PW='n3tifd-s3cret-p4ss'
-
-server() { in_ns "$NS_ISP" env PPPOE_XP_RUN_DIR="$RUN_S" "$B" "$@"; }
-client() { in_ns "$NS_ROUTER" env PPPOE_XP_RUN_DIR="$RUN_C" "$B" "$@"; }
 
 # netifd's call of the handler, in the router's namespace: ACTION JSON [ENV=VALUE...]
 handler() {

@@ -23,17 +23,11 @@
 PXP_NS_PREFIX=pxr$$-
 . "$(dirname "$0")/lib.sh"
 
-B=$PXP_BIN
 NS_ISP2=${PXP_NS_PREFIX}isp2
-RUN_C=$PXP_TMP/run-client
-RUN_S=$PXP_TMP/run-server
 RUN_S2=$PXP_TMP/run-server2
-SECRETS=$PXP_TMP/secrets
 # The router's own default route, as a LAN-side gateway would give it.
 EXISTING="default via 192.168.100.2 dev lan1 proto static"
 
-client() { in_ns "$NS_ROUTER" env PPPOE_XP_RUN_DIR="$RUN_C" "$B" "$@"; }
-server() { in_ns "$NS_ISP" env PPPOE_XP_RUN_DIR="$RUN_S" "$B" "$@"; }
 server2() { in_ns "$NS_ISP2" env PPPOE_XP_RUN_DIR="$RUN_S2" "$B" "$@"; }
 
 field() { awk -v key="$2" -F': ' '$1 == key { print $2; exit }' <<<"$1"; }

@@ -32,7 +32,7 @@ test_iperf_lan_to_net() {
 	[ "${mbit:-0}" -gt 10 ] || fail "lan->net only ${mbit} Mbit/s"
 }
 
-missing=$(require_cmds ip ping nft iperf3 tcpdump ethtool python3) || {
+missing=$(require_cmds ip ping nft iperf3 jq tcpdump ethtool python3) || {
 	skip_test routing "missing commands:$missing (make deps installs them)"
 	exit 0
 }

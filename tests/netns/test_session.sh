@@ -21,25 +21,8 @@
 PXP_NS_PREFIX=pxc$$-
 . "$(dirname "$0")/lib.sh"
 
-B=$PXP_BIN
-RUN_C=$PXP_TMP/run-client
-RUN_S=$PXP_TMP/run-server
-SECRETS=$PXP_TMP/secrets
 SETUP_TARGET_MS=100
 RSS_TARGET_KB=8192
-
-# PXP_TIMEOUT=SECS bounds one call (timeout, exit 124): no watchdog subshell (lib.sh cleanup).
-# CLIENT_ENV: more VAR=value for the client (PXP_NO_XSKS_ENV: a kernel without XDP sockets).
-CLIENT_ENV=()
-client() { in_ns "$NS_ROUTER" env "${CLIENT_ENV[@]}" PPPOE_XP_RUN_DIR="$RUN_C" ${PXP_TIMEOUT:+timeout "$PXP_TIMEOUT"} "$B" "$@"; }
-server() { in_ns "$NS_ISP" env PPPOE_XP_RUN_DIR="$RUN_S" "$B" "$@"; }
-
-# status_get ROLE KEY: a top-level field of `status` (ROLE client or server). The text form
-# is read with awk: python3 start-up alone takes seconds on a loaded machine.
-status_get() {
-	if [ "$1" = client ]; then client status wan0; else server status isp0; fi |
-		awk -v key="$2" -F': ' '$1 == key { print $2; exit }'
-}
 
 start_server() { # AUTH [extra args]
 	local auth=$1
