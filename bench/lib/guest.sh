@@ -315,12 +315,13 @@ guest_setup_case() {
 			return
 		}
 		guest_ac "$key" kernel || return
-		# pppoe-xp's egress redirects into wan0; a veth drops redirected frames unless its
-		# peer runs XDP or has GRO on, and the kernel AC's isp0 runs no XDP (DESIGN.md).
-		x_guest 10 "$(bench_gro_for_redirect "${p}isp" isp0)" >/dev/null 2>&1
 		if [ "$c" = mixed-netkit ]; then
+			# An skb redirect (tc) into wan0: a veth takes it whatever its peer runs.
 			guest_pxp_client "$key" "${GUEST_NETKIT_DP[@]}" || return
 		else
+			# pppoe-xp's XDP egress redirects into wan0; a veth drops redirected frames unless
+			# its peer runs XDP or has GRO on, and the kernel AC's isp0 runs no XDP (DESIGN.md).
+			x_guest 10 "$(bench_gro_for_redirect "${p}isp" isp0)" >/dev/null 2>&1
 			guest_pxp_client "$key" || return
 		fi
 		x_guest 30 "$(guest_nat_script "$p" pxp0)" >/dev/null
