@@ -41,7 +41,7 @@ guest_steps() {
 # Boot (about a minute under TCG on a busy machine), a topology and session per case, the
 # warm-up, then the rounds.
 guest_seconds() {
-	echo $((60 + ${#GUEST_CASES[@]} * (45 + 8 + BENCH_ROUNDS * $(bench_round_seconds guest))))
+	echo $((60 + ${#GUEST_CASES[@]} * (45 + 8 * BENCH_WARMUP + BENCH_ROUNDS * $(bench_round_seconds guest))))
 }
 
 # x_guest SECONDS SCRIPT: runs SCRIPT with sh in the guest, outside any namespace.

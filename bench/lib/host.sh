@@ -161,7 +161,7 @@ host_steps() {
 }
 
 host_seconds() {
-	echo $((${#HOST_CASES[@]} * (5 + 4 + BENCH_ROUNDS * $(bench_round_seconds host))))
+	echo $((${#HOST_CASES[@]} * (5 + 4 * BENCH_WARMUP + BENCH_ROUNDS * $(bench_round_seconds host))))
 }
 
 host_run() {

@@ -28,7 +28,8 @@ BENCH_MODE=quick
 want() { [[ ,$PARTS, == *,$1,* ]]; }
 
 test_run() {
-	"$PXP_ROOT/bench/run" --quick --only "$PARTS" --out "$OUT" >"$BENCH_LOG" 2>&1 ||
+	# No warm-up: nothing here reads a figure, and it would cost a transfer per case.
+	"$PXP_ROOT/bench/run" --quick --no-warmup --only "$PARTS" --out "$OUT" >"$BENCH_LOG" 2>&1 ||
 		fail "bench/run --quick exited with $?: $(tail -n 3 "$BENCH_LOG" | tr '\n' ' ')" ||
 		return 1
 	grep -q 'estimated' "$BENCH_LOG" || fail "bench/run printed no plan with an estimate"
