@@ -154,6 +154,9 @@ def cell_text(cell, base=None, lower=False):
     return s
 
 
+GUEST_X_CASES = ("pppoe-xp", "pppoe-xp-netkit", "mixed", "mixed-netkit")
+
+
 def env_table(out, rows, env, cases):
     keys, cells = grid(rows, env)
     if not keys:
@@ -162,8 +165,10 @@ def env_table(out, rows, env, cases):
     # The cases this run has rows of (--only and --cases select), the ceiling always.
     ran = {r.get("case") for r in rows if r.get("env") == env}
     cases = [c for i, c in enumerate(cases) if i == 0 or c in ran]
-    guest_x = env == "guest" and bool(ran & {"pppoe-xp", "mixed"})
-    extra = ["pppoe-xp / kernel PPPoE", "mixed / kernel PPPoE"] if guest_x else []
+    # Our cases against kernel PPPoE in the guest, those of them this run has.
+    ours = [c for c in GUEST_X_CASES if c in ran] if env == "guest" else []
+    guest_x = bool(ours)
+    extra = ["%s / kernel PPPoE" % c for c in ours]
     out.append("| measurement | unit | " + " | ".join(cases + extra) + " |")
     out.append("|---" * (len(cases) + 2 + len(extra)) + "|")
     for k in keys:
@@ -176,7 +181,7 @@ def env_table(out, rows, env, cases):
             texts.append(cell_text(row.get(c), None if c == cases[0] else base, lower))
         if guest_x:
             kp = row.get("kernel-pppoe")
-            for c in ("pppoe-xp", "mixed"):
+            for c in ours:
                 r = ratio(row[c].value if c in row else None, kp.value if kp else None, lower)
                 texts.append("-" if r is None else "%.2fx" % r)
         out.append("| %s | %s | %s |" % (label(k), unit, " | ".join(texts)))
@@ -452,7 +457,8 @@ def main():
                " measurement. Guest numbers are qemu TCG: compare them only with each other."
                " x = ratio to kernel PPPoE in the guest (for ping: kernel RTT / case RTT);"
                " mixed = the pppoe-xp client against the kernel AC, the closest client-to-client"
-               " comparison.")
+               " comparison; -netkit = netkit session netdevs (--mode tc --rx xdp-pass"
+               " --netdev netkit) at our end(s).")
     out.append("")
     out.append("## Summary: pppoe-xp against the ceiling and kernel PPPoE")
     out.append("")

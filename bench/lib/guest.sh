@@ -13,18 +13,22 @@
 #                 up with flow_offloading=1 (software flow offloading) at the router
 #   rp-pppoe      rp-pppoe user mode on both ends (pxp-ac/pxp-pppd-client --mode user)
 #   pppoe-xp      pppoe-xp server at isp and client at router (build/ over 9p at /host)
-#   pppoe-xp-netkit  the same with the client's pxp0 a netkit (--mode tc --rx xdp-pass
-#                 --netdev netkit: the tc transmit half on pxp0's own transmit, XDP decap and
-#                 the WAN's GRO before tc hands the packet to pxp0); 6.12 only
+#   pppoe-xp-netkit  the same with netkit session netdevs at both ends: client and server
+#                 --mode tc --rx xdp-pass --netdev netkit (the tc transmit half on pxp0's /
+#                 pxs<N>'s own transmit, XDP decap and the WAN's GRO before tc hands the
+#                 packet to it); 6.12 only
 #   mixed         pxp-ac (kernel AC) at isp, pppoe-xp client at router
+#   mixed-netkit  the same with the client as in pppoe-xp-netkit: our netkit client end
+#                 alone against the kernel's AC; 6.12 only
 #   kernel-wg     kernel WireGuard between router and isp over the plain WAN (bench/lib/wg.sh
 #                 wg_kernel_script), the router's traffic into it: against the ceiling
 #   kernel-wg-over-kernel-pppoe  the same inside kernel-pppoe's session (over ppp0)
 # The guest machinery and role commands are tests/interop/lib.sh and tests/interop/guest/.
 # Under TCG only ratios inside the guest mean anything.
 
-# pppoe-xp-netkit's receive half (tc or xdp-pass); BENCH_NETKIT_RX to compare the two.
-GUEST_NETKIT_RX=${BENCH_NETKIT_RX:-xdp-pass}
+# The netkit cases' data path (both ends of pppoe-xp-netkit, the client of mixed-netkit); the
+# receive half tc or xdp-pass, BENCH_NETKIT_RX to compare the two.
+GUEST_NETKIT_DP=(--mode tc --rx "${BENCH_NETKIT_RX:-xdp-pass}" --netdev netkit)
 GUEST_LIB=$PXP_ROOT/tests/interop/lib.sh
 GUEST_NAME=pxb$$g
 GUEST_USER=pxbench
@@ -37,7 +41,7 @@ guest_steps() {
 # Boot (about a minute under TCG on a busy machine), a topology and session per case, the
 # warm-up, then the rounds.
 guest_seconds() {
-	echo $((60 + ${#GUEST_CASES[@]} * (45 + 8 + BENCH_ROUNDS * $(bench_round_seconds guest))))
+	echo $((60 + ${#GUEST_CASES[@]} * (45 + 8 * BENCH_WARMUP + BENCH_ROUNDS * $(bench_round_seconds guest))))
 }
 
 # x_guest SECONDS SCRIPT: runs SCRIPT with sh in the guest, outside any namespace.
@@ -295,28 +299,31 @@ guest_setup_case() {
 			case_unavailable "$key" "build/pppoe-xp is not built (or /host is not shared)"
 			return
 		}
+		local -a dp=(--mode xdp)
+		[ "$c" = pppoe-xp-netkit ] && dp=("${GUEST_NETKIT_DP[@]}")
 		x_sh "$key" isp 30 "($(pxp_cmd "$key" isp server isp0 --local 100.64.1.1 \
-			--pool 100.64.1.0/30 --auth chap --secrets "/tmp/${p}chap-secrets" --mode xdp \
+			--pool 100.64.1.0/30 --auth chap --secrets "/tmp/${p}chap-secrets" "${dp[@]}" \
 			--foreground)) >/tmp/${p}server.log 2>&1 </dev/null &" >/dev/null
 		sleep 1
-		if [ "$c" = pppoe-xp-netkit ]; then
-			guest_pxp_client "$key" --mode tc --rx "$GUEST_NETKIT_RX" --netdev netkit || return
-		else
-			guest_pxp_client "$key" || return
-		fi
+		guest_pxp_client "$key" "${dp[@]}" || return
 		x_guest 30 "$(guest_nat_script "$p" pxp0)" >/dev/null
 		guest_ready "$key" pxp0
 		;;
-	mixed)
+	mixed | mixed-netkit)
 		x_guest 10 "test -x /host/pppoe-xp && command -v pxp-ac" >/dev/null || {
 			case_unavailable "$key" "needs build/pppoe-xp and the guest's pxp-ac"
 			return
 		}
 		guest_ac "$key" kernel || return
-		# pppoe-xp's egress redirects into wan0; a veth drops redirected frames unless its
-		# peer runs XDP or has GRO on, and the kernel AC's isp0 runs no XDP (DESIGN.md).
-		x_guest 10 "$(bench_gro_for_redirect "${p}isp" isp0)" >/dev/null 2>&1
-		guest_pxp_client "$key" || return
+		if [ "$c" = mixed-netkit ]; then
+			# An skb redirect (tc) into wan0: a veth takes it whatever its peer runs.
+			guest_pxp_client "$key" "${GUEST_NETKIT_DP[@]}" || return
+		else
+			# pppoe-xp's XDP egress redirects into wan0; a veth drops redirected frames unless
+			# its peer runs XDP or has GRO on, and the kernel AC's isp0 runs no XDP (DESIGN.md).
+			x_guest 10 "$(bench_gro_for_redirect "${p}isp" isp0)" >/dev/null 2>&1
+			guest_pxp_client "$key" || return
+		fi
 		x_guest 30 "$(guest_nat_script "$p" pxp0)" >/dev/null
 		guest_ready "$key" pxp0
 		;;

@@ -136,7 +136,7 @@ host_steps() {
 }
 
 host_seconds() {
-	echo $((${#HOST_CASES[@]} * (5 + 4 + BENCH_ROUNDS * $(bench_round_seconds host))))
+	echo $((${#HOST_CASES[@]} * (5 + 4 * BENCH_WARMUP + BENCH_ROUNDS * $(bench_round_seconds host))))
 }
 
 # host_setup KEY CASE: one host case's topology and its tunnel or data path.

@@ -251,16 +251,19 @@ bench_round_seconds() {
 	echo "$total"
 }
 
-# measure_matrix KEY...: a warm-up per case, then every spec on every case, interleaved
+# measure_matrix KEY...: a warm-up per case (unless --no-warmup), then every spec on every
+# case, interleaved
 # (A B C D, then D C B A, ...), BENCH_ROUNDS times; memory last, of the cases that have a
 # memory row (bench/cases).
 measure_matrix() {
 	local -a keys=("$@") specs order
 	local round i j
 	read -r -a specs <<<"$(bench_specs "${keys[0]%%/*}")"
-	for key in "${keys[@]}"; do
-		measure "$key" warmup 0
-	done
+	if [ "$BENCH_WARMUP" = 1 ]; then
+		for key in "${keys[@]}"; do
+			measure "$key" warmup 0
+		done
+	fi
 	for ((round = 1; round <= BENCH_ROUNDS; round++)); do
 		for ((i = 0; i < ${#specs[@]}; i++)); do
 			order=()
@@ -289,5 +292,5 @@ matrix_steps() {
 	for c in "$@"; do
 		[ "$(bench_case_memory "$env/$c")" = - ] || m=$((m + 1))
 	done
-	echo $(($# * (1 + BENCH_ROUNDS * (n + 1)) + m))
+	echo $(($# * (BENCH_WARMUP + BENCH_ROUNDS * (n + 1)) + m))
 }

@@ -39,7 +39,7 @@ wg_steps() {
 }
 
 wg_seconds() {
-	echo $((${#WG_CASES[@]} * (8 + 4 + BENCH_ROUNDS * $(bench_round_seconds wg))))
+	echo $((${#WG_CASES[@]} * (8 + 4 * BENCH_WARMUP + BENCH_ROUNDS * $(bench_round_seconds wg))))
 }
 
 # wg_ifname KEY ROLE: the tunnel netdev's name, unique on the machine (wireguard-go's UAPI

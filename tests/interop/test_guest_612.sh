@@ -12,8 +12,9 @@
 # ping, WireGuard and netkit links can be made, netem loads, an nftables flowtable over the session's
 # devices loads (the flowtable baseline), a pppoe-xp server and client (build/ over 9p)
 # carry a ping; a pppoe-xp client with --netdev netkit (mode tc) against an AC in mode tc
-# (whose --netdev auto picks netkit) carries a ping and TCP both ways with 0x8864 framing on
-# the wire, and after kill -9 `down` deletes its netkit pxp0.
+# with --rx xdp-pass (the benchmark's pppoe-xp-netkit AC; its --netdev auto picks netkit)
+# carries a ping and TCP both ways with 0x8864 framing on the wire, and after kill -9 `down`
+# deletes its netkit pxp0.
 # One boot for all of them: interop time is scarce.
 # Output: one PASS/FAIL/SKIP line per case; exit 1 if anything failed.
 set -u
@@ -132,8 +133,9 @@ else
 fi
 
 # The netkit session netdev: the client's pxp0 a netkit (--netdev netkit) whose primary
-# program is the tc transmit half, against the AC in mode tc, where --netdev auto makes its
-# pxs<N> a netkit too.
+# program is the tc transmit half, receiving in tc, against the AC in mode tc receiving in
+# XDP + GRO + tc (--rx xdp-pass), where --netdev auto makes its pxs<N> a netkit too: both
+# receive halves on a netkit, one at each end.
 # tcpdump on vB sees the ping and the TCP segments inside PPPoE session frames (0x8864).
 if [ ! -x "$repo/build/pppoe-xp" ]; then
 	skip guest612_pppoe_xp_netkit "no build/pppoe-xp (run make first)"
@@ -147,7 +149,7 @@ else
 			runB() { PPPOE_XP_RUN_DIR=/tmp/pxk-runB ip netns exec pxkB /host/pppoe-xp "$@"; }
 			runB down vB; runA down vA
 			(runA server vA --local 10.78.3.1 --pool 10.78.3.0/30 --auth chap \
-				--secrets /tmp/pxk-secrets --mode tc --foreground \
+				--secrets /tmp/pxk-secrets --mode tc --rx xdp-pass --foreground \
 				>/tmp/pxk-nk-server.log 2>&1 </dev/null &)
 			sleep 1
 			runB up vB --user u612 --password-file /tmp/pxk-pass --mode tc --netdev netkit \
@@ -156,6 +158,7 @@ else
 			ip -n pxkB -d link show pxp0 | grep -q netkit || { ip -n pxkB -d link show pxp0; exit 2; }
 			runB status vB | grep -q "netdev_kind: netkit" || { runB status vB; exit 2; }
 			runA status vA | grep -q "netdev_kind: netkit" || { runA status vA; exit 6; }
+			runA status vA | grep -q "datapath_halves: rx xdp-pass" || { runA status vA; exit 6; }
 			ip -n pxkA -d link show | grep -A2 "^[0-9]*: pxs[0-9]*@" | grep -q netkit ||
 				{ ip -n pxkA -d link show; exit 6; }
 			ip netns exec pxkB tcpdump -i vB -nn -e -l "ether proto 0x8864" \
@@ -190,7 +193,7 @@ else
 	3) fail guest612_pppoe_xp_netkit "no ping across the netkit session" ;;
 	4) fail guest612_pppoe_xp_netkit "a TCP transfer across the netkit session failed: $out" ;;
 	5) fail guest612_pppoe_xp_netkit "the wire did not carry ping and TCP both ways in 0x8864 frames: $out" ;;
-	6) fail guest612_pppoe_xp_netkit "the AC's --netdev auto made no netkit pxs<N> on 6.12: $out" ;;
+	6) fail guest612_pppoe_xp_netkit "the AC's --netdev auto made no netkit pxs<N> on 6.12, or its receive half is not xdp-pass: $out" ;;
 	*) fail guest612_pppoe_xp_netkit "guest_exec failed: $out" ;;
 	esac
 	echo "# guest612_pppoe_xp_netkit: $(echo "$out" | tr '\n' ' ')" >&2

@@ -12,7 +12,8 @@
 #   wg:    the same topology x no tunnel, wireguard-go, pppoe-xp-wg, OpenVPN (3 configs), and
 #          wireguard-go / pppoe-xp-wg inside a pppoe-xp session
 #   guest: qemu (TCG) x ceiling, veth-hop, netkit-hop, kernel-pppoe, kernel-pppoe-flowtable,
-#          rp-pppoe, pppoe-xp, pppoe-xp-netkit, mixed, kernel-wg, kernel-wg-over-kernel-pppoe
+#          rp-pppoe, pppoe-xp, pppoe-xp-netkit, mixed, mixed-netkit, kernel-wg,
+#          kernel-wg-over-kernel-pppoe
 #   bpf:   every XDP and tc program in build/bpf/*.bpf.o
 # The cases and the parts that run them are bench/cases; the measurements of each environment
 # bench/lib/measure.sh bench_specs. BENCH_SMOKE_PARTS=wg (or any --only list) runs and checks
@@ -37,8 +38,9 @@ BENCH_MODE=quick
 want() { [[ ,$PARTS, == *,$1,* ]]; }
 
 test_run() {
-	"$PXP_ROOT/bench/run" --quick --only "$PARTS" ${CASES:+--cases "$CASES"} --out "$OUT" \
-		>"$BENCH_LOG" 2>&1 ||
+	# No warm-up: nothing here reads a figure, and it would cost a transfer per case.
+	"$PXP_ROOT/bench/run" --quick --no-warmup --only "$PARTS" ${CASES:+--cases "$CASES"} \
+		--out "$OUT" >"$BENCH_LOG" 2>&1 ||
 		fail "bench/run --quick exited with $?: $(tail -n 3 "$BENCH_LOG" | tr '\n' ' ')" ||
 		return 1
 	grep -q 'estimated' "$BENCH_LOG" || fail "bench/run printed no plan with an estimate"
