@@ -19,7 +19,7 @@
 # bench/lib/measure.sh bench_specs. BENCH_SMOKE_PARTS=wg (or any --only list) runs and checks
 # only those parts; BENCH_SMOKE_OUT=DIR keeps the run's results there.
 # BENCH_SMOKE_CASES (bench/run --cases) narrows the run to those cases: the netns tier runs
-# SMOKE_CASES, one case of each kind of set-up (11 of the 31: 7 minutes on this loaded 2-core
+# SMOKE_CASES, one case of each kind of set-up (11 of the 32: 7 minutes on this loaded 2-core
 # machine, the whole quick plan 26); `make check-long` runs them all (BENCH_SMOKE_CASES=all).
 . "$(dirname "$0")/lib.sh"
 . "$PXP_ROOT/bench/lib/measure.sh"
