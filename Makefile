@@ -351,8 +351,8 @@ cross-aarch64: deps-cross
 # ---- musl ---------------------------------------------------------------------------
 # OpenWrt's C library. tests/musl/sysroot.sh builds the libraries (static, musl-gcc, from
 # Debian's source packages) into MUSL_SYSROOT once; then the daemon and the unit tests are
-# linked statically against them and musl, and the unit tests run (static musl binaries run
-# on any Linux). Not in make check: the libraries take long to build the first time.
+# linked statically against them and musl, and tests/run.sh's musl tier runs them (static
+# musl binaries run on any Linux). Not in make check: the libraries take long to build the first time.
 MUSL_O ?= build-musl
 MUSL_SYSROOT := $(abspath $(MUSL_O))/sysroot
 # The sysroot's headers (the kernel's UAPI ones among them) are system headers, as in a
@@ -363,8 +363,9 @@ MUSL_MAKE = $(MAKE) --no-print-directory O=$(MUSL_O) CC="musl-gcc -isystem $(MUS
 .PHONY: musl
 musl: deps
 	$(Q)tests/musl/sysroot.sh $(MUSL_SYSROOT)
-	$(Q)$(MUSL_MAKE) $(MUSL_O)/pppoe-xp $(patsubst $(O)/%,$(MUSL_O)/%,$(UNIT_BINS))
-	$(Q)O=$(MUSL_O) tests/run.sh unit
+	$(Q)$(MUSL_MAKE) $(MUSL_O)/pppoe-xp $(MUSL_O)/pppoe-xp.8 \
+		$(patsubst $(O)/%,$(MUSL_O)/%,$(UNIT_BINS))
+	$(Q)O=$(MUSL_O) tests/run.sh musl
 
 # ---- tests --------------------------------------------------------------------------
 # The entry points install what they need first, then re-run make so that the

@@ -7,7 +7,7 @@
 # A program that exits non-zero without a FAIL line, or that reports nothing, counts as a
 # failure of its own. Ends with the line "N passed, N failed, N skipped"; exits 1 on failure.
 #
-# usage: tests/run.sh TIER...   (format rooms unit dist fuzz bpf netns san interop cross)
+# usage: tests/run.sh TIER...   (format rooms unit dist fuzz bpf netns san interop cross musl)
 set -u
 cd "$(dirname "$0")/.." || exit 2
 
@@ -115,6 +115,12 @@ tier_netns() { run_scripts netns 1800; }
 tier_interop() { run_scripts interop 1500; }
 # The aarch64 build and its unit tests under qemu-user (make deps-cross's packages).
 tier_cross() { run_scripts cross 1500; }
+# make musl's build (O=build-musl, linked statically with musl): the commands' --help,
+# --version, the man page made by that binary, the exit code table; every unit test.
+tier_musl() {
+	run_one musl/man 300 bash tests/dist/test_man.sh
+	tier_unit
+}
 
 # The sanitizer tier: the netns suites below, as "SUITE [CASE...]" (no case: all of them),
 # against the ASan+UBSan build (make SAN=1: build-san/pppoe-xp, whose `server` is the AC,
@@ -176,9 +182,9 @@ tier_san() {
 
 for tier in "$@"; do
 	case $tier in
-	format | rooms | unit | dist | fuzz | bpf | netns | san | interop | cross) "tier_$tier" ;;
+	format | rooms | unit | dist | fuzz | bpf | netns | san | interop | cross | musl) "tier_$tier" ;;
 	*)
-		echo "tests/run.sh: unknown tier '$tier' (format rooms unit dist fuzz bpf netns san interop cross)" >&2
+		echo "tests/run.sh: unknown tier '$tier' (format rooms unit dist fuzz bpf netns san interop cross musl)" >&2
 		exit 2
 		;;
 	esac

@@ -174,8 +174,8 @@ build_openssl() {
 	local src
 	src=$(unpack openssl)
 	(cd "$src" && ./Configure "linux-$(uname -m)" --prefix="$SYSROOT" --libdir=lib no-shared \
-		no-tests no-docs no-async no-engine no-afalgeng no-dso $CPPFLAGS &&
-		make -j"$JOBS" libcrypto.a libcrypto.pc &&
+		no-tests no-async no-engine no-afalgeng no-dso $CPPFLAGS &&
+		make -j"$JOBS" build_generated && make -j"$JOBS" libcrypto.a libcrypto.pc &&
 		install -m 0644 libcrypto.a "$SYSROOT/lib/" &&
 		install -m 0644 libcrypto.pc "$SYSROOT/lib/pkgconfig/" &&
 		mkdir -p "$SYSROOT/include/openssl" &&
