@@ -307,13 +307,15 @@ uninstall:
 # ---- set-up -------------------------------------------------------------------------
 # libb2-dev and libsodium-dev are the second libraries the WireGuard crypto is checked
 # against (test binaries only); wireguard-go and wireguard-tools are its interop peer and,
-# with openvpn and openssl (its run-time PKI), the benchmark's VPN rows.
+# with openvpn and openssl (its run-time PKI), the benchmark's VPN rows. musl-tools, dpkg-dev
+# (dpkg-source), flex, bison, autoconf, automake and libtool build make musl's libraries
+# from Debian's sources (libnl's parsers; libsodium's tarball has no configure script).
 DEB_PACKAGES := make gcc clang llvm libbpf-dev libxdp-dev bpftool libelf-dev zlib1g-dev \
 	pkg-config nettle-dev libssl-dev libnl-3-dev libnl-route-3-dev libclang-rt-14-dev \
 	clang-format iproute2 iputils-ping iperf3 ethtool tcpdump nftables python3 procps socat \
 	qemu-system-x86 cpio lz4 binutils ppp pppoe gnuplot-nox dhcpcd-base musl-dev \
 	libb2-dev libsodium-dev wireguard-go wireguard-tools jq shellcheck openvpn openssl \
-	musl-tools dpkg-dev flex bison \
+	musl-tools dpkg-dev flex bison autoconf automake libtool \
 	$(EXTRA_DEB_PACKAGES)
 
 # apt_install: the packages of $(1) not installed yet, installed.
@@ -363,9 +365,12 @@ MUSL_MAKE = $(MAKE) --no-print-directory O=$(MUSL_O) CC="musl-gcc -isystem $(MUS
 .PHONY: musl
 musl: deps
 	$(Q)tests/musl/sysroot.sh $(MUSL_SYSROOT)
-	$(Q)$(MUSL_MAKE) $(MUSL_O)/pppoe-xp $(MUSL_O)/pppoe-xp.8 \
-		$(patsubst $(O)/%,$(MUSL_O)/%,$(UNIT_BINS))
+	$(Q)$(MUSL_MAKE) daemon-man-unit
 	$(Q)O=$(MUSL_O) tests/run.sh musl
+
+# What the musl tier runs, in whichever O.
+.PHONY: daemon-man-unit
+daemon-man-unit: $(BIN) $(MAN) $(UNIT_BINS)
 
 # ---- tests --------------------------------------------------------------------------
 # The entry points install what they need first, then re-run make so that the

@@ -183,10 +183,13 @@ build_openssl() {
 }
 
 # The reference implementations (libb2's non-native build without its CPU dispatch),
-# compiled directly: libb2's tarball has no configure script and autotools are not needed.
+# compiled directly: libb2's tarball has no configure script. Of what configure would put in
+# config.h only explicit_bzero matters here (musl has it); without NATIVE_LITTLE_ENDIAN the
+# words are loaded byte by byte, right on any CPU.
 build_libb2() {
 	local src f
 	src=$(unpack libb2)
+	echo '#define HAVE_EXPLICIT_BZERO 1' >"$src/src/config.h"
 	for f in blake2s-ref blake2b-ref blake2sp blake2bp; do
 		$CC $CFLAGS -DSUFFIX= -c "$src/src/$f.c" -o "$src/src/$f.o"
 	done
@@ -194,10 +197,11 @@ build_libb2() {
 	install -m 0644 "$src/src/blake2.h" "$SYSROOT/include/"
 }
 
+# Debian's libsodium tarball is a git snapshot: no configure script until autogen.sh.
 build_libsodium() {
 	local src
 	src=$(unpack libsodium)
-	(cd "$src" && ./configure --prefix="$SYSROOT" --disable-shared --enable-static &&
+	(cd "$src" && ./autogen.sh -s && ./configure --prefix="$SYSROOT" --disable-shared --enable-static &&
 		make -j"$JOBS" && make install)
 }
 
@@ -215,7 +219,15 @@ for lib in "${LIBS[@]}"; do
 	fi
 	echo "  MUSL    $lib ($ver)"
 	start=$SECONDS
-	if ! "build_$lib" >"$LOG.$lib" 2>&1; then
+	# In a subshell of its own, outside any condition, so that set -e stops at the first error.
+	set +e
+	(
+		set -e
+		"build_$lib"
+	) >"$LOG.$lib" 2>&1
+	rc=$?
+	set -e
+	if [ $rc -ne 0 ]; then
 		echo "$0: building $lib for musl failed; the end of $LOG.$lib:" >&2
 		tail -n 30 "$LOG.$lib" >&2
 		exit 1
