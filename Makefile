@@ -427,6 +427,7 @@ room-flags:
 format:
 	$(Q)$(CLANG_FORMAT) -i $$(tests/format-files.sh)
 
+# make musl's libraries (build-musl/sysroot) stay: they take long to build and never change.
 .PHONY: clean
 clean:
 	rm -rf $(O) $(SAN_O) build-aarch64 build-aarch64-static

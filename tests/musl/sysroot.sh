@@ -124,6 +124,8 @@ build_libelf() {
 build_libbpf() {
 	local src
 	src=$(unpack libbpf)
+	# Its Makefile writes libbpf.pc into OBJDIR without making it first (a race under -j).
+	mkdir -p "$src/obj"
 	make -C "$src/src" -j"$JOBS" CC="$CC" BUILD_STATIC_ONLY=1 OBJDIR="$src/obj" \
 		PREFIX="$SYSROOT" LIBDIR="$SYSROOT/lib" EXTRA_CFLAGS="$CFLAGS $CPPFLAGS" install
 }
