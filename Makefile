@@ -16,6 +16,9 @@
 #   make bench      the open benchmark (bench/run)
 #   make bench-ac   the AC at 1000 sessions, 200/s up and down with traffic (bench/ac_load)
 #   make cross-aarch64  the daemon and its tests for aarch64 into build-aarch64/
+#   make musl       the daemon and its unit tests against musl (static) into build-musl/, with
+#                   the libraries built from Debian's sources once (build-musl/sysroot), and
+#                   runs the unit tests
 #   V=1             show commands (and so every flag)
 #
 # A packager's flags are honoured: CC, AR, CPPFLAGS, CFLAGS, LDFLAGS, PKG_CONFIG, SYSROOT,
@@ -83,7 +86,7 @@ PKG_ENV := PKG_CONFIG_SYSROOT_DIR=$(SYSROOT) \
 	$(if $(PKG_CONFIG_LIBDIR),PKG_CONFIG_LIBDIR=$(PKG_CONFIG_LIBDIR))
 # Goals that need no library, or that install the packages first and run make again.
 PKG_FREE_GOALS := deps deps-cross clean format check check-fast check-long demo bench bench-ac cross-aarch64 \
-	check-cross guest-image
+	check-cross guest-image musl
 ifneq ($(filter-out $(PKG_FREE_GOALS),$(or $(MAKECMDGOALS),all)),)
 PKG_MISSING := $(strip $(foreach p,$(PKGS),$(if $(shell $(PKG_ENV) $(PKG_CONFIG) --exists $(p) \
 	2>/dev/null && echo y),,$(p))))
@@ -314,12 +317,15 @@ uninstall:
 # ---- set-up -------------------------------------------------------------------------
 # libb2-dev and libsodium-dev are the second libraries the WireGuard crypto is checked
 # against (test binaries only); wireguard-go and wireguard-tools are its interop peer and,
-# with openvpn and openssl (its run-time PKI), the benchmark's VPN rows.
+# with openvpn and openssl (its run-time PKI), the benchmark's VPN rows. musl-tools, dpkg-dev
+# (dpkg-source), flex, bison, autoconf, automake and libtool build make musl's libraries
+# from Debian's sources (libnl's parsers; libsodium's tarball has no configure script).
 DEB_PACKAGES := make gcc clang llvm libbpf-dev libxdp-dev bpftool libelf-dev zlib1g-dev \
 	pkg-config nettle-dev libssl-dev libnl-3-dev libnl-route-3-dev libclang-rt-14-dev \
 	clang-format iproute2 iputils-ping iperf3 ethtool tcpdump nftables python3 procps socat \
 	qemu-system-x86 cpio lz4 binutils ppp pppoe gnuplot-nox dhcpcd-base musl-dev \
 	libb2-dev libsodium-dev wireguard-go wireguard-tools jq shellcheck openvpn openssl \
+	musl-tools dpkg-dev flex bison autoconf automake libtool \
 	$(EXTRA_DEB_PACKAGES)
 
 # apt_install: the packages of $(1) not installed yet, installed.
@@ -353,6 +359,28 @@ deps-cross: deps
 # The daemon, its tests and tools for aarch64 (OpenWrt's R6S), in their own directory.
 cross-aarch64: deps-cross
 	$(Q)$(MAKE) --no-print-directory CROSS=aarch64-linux-gnu O=build-aarch64 all
+
+# ---- musl ---------------------------------------------------------------------------
+# OpenWrt's C library. tests/musl/sysroot.sh builds the libraries (static, musl-gcc, from
+# Debian's source packages) into MUSL_SYSROOT once; then the daemon and the unit tests are
+# linked statically against them and musl, and tests/run.sh's musl tier runs them (static
+# musl binaries run on any Linux). Not in make check: the libraries take long to build the first time.
+MUSL_O ?= build-musl
+MUSL_SYSROOT := $(abspath $(MUSL_O))/sysroot
+# The sysroot's headers (the kernel's UAPI ones among them) are system headers, as in a
+# toolchain's sysroot: musl's <sys/ioctl.h> and <linux/sockios.h> both define SIOCGSTAMP.
+MUSL_MAKE = $(MAKE) --no-print-directory O=$(MUSL_O) CC="musl-gcc -isystem $(MUSL_SYSROOT)/include" \
+	LDFLAGS=-static PKG_CONFIG_LIBDIR=$(MUSL_SYSROOT)/lib/pkgconfig
+
+.PHONY: musl
+musl: deps
+	$(Q)tests/musl/sysroot.sh $(MUSL_SYSROOT)
+	$(Q)$(MUSL_MAKE) daemon-man-unit
+	$(Q)O=$(MUSL_O) tests/run.sh musl
+
+# What the musl tier runs, in whichever O.
+.PHONY: daemon-man-unit
+daemon-man-unit: $(BIN) $(MAN) $(UNIT_BINS)
 
 # ---- tests --------------------------------------------------------------------------
 # The entry points install what they need first, then re-run make so that the
@@ -414,6 +442,9 @@ room-flags:
 format:
 	$(Q)$(CLANG_FORMAT) -i $$(tests/format-files.sh)
 
+# make musl's libraries (build-musl/sysroot) stay: they take long to build and never change.
 .PHONY: clean
 clean:
 	rm -rf $(O) $(SAN_O) build-aarch64 build-aarch64-static
+	find $(MUSL_O) -mindepth 1 -maxdepth 1 ! -name sysroot ! -name sysroot.work \
+		-exec rm -rf {} + 2>/dev/null || true

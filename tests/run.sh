@@ -9,7 +9,7 @@
 # A program that exits non-zero without a FAIL line, or that reports nothing, counts as a
 # failure of its own. Ends with the line "N passed, N failed, N skipped"; exits 1 on failure.
 #
-# usage: tests/run.sh TIER...   (format rooms unit dist fuzz bpf netns san interop cross long)
+# usage: tests/run.sh TIER...   (format rooms unit dist fuzz bpf netns san interop cross long musl)
 set -u
 cd "$(dirname "$0")/.." || exit 2
 
@@ -125,6 +125,13 @@ tier_long() {
 	run_one long/bench_smoke 3600 env BENCH_SMOKE_CASES=all bash tests/netns/test_bench_smoke.sh
 }
 
+# make musl's build (O=build-musl, linked statically with musl): the commands' --help,
+# --version, the man page made by that binary, the exit code table; every unit test.
+tier_musl() {
+	run_one musl/man 300 bash tests/dist/test_man.sh
+	tier_unit
+}
+
 # The sanitizer tier: the netns suites below, as "SUITE [CASE...]" (no case: all of them),
 # against the ASan+UBSan build (make SAN=1: build-san/pppoe-xp, whose `server` is the AC,
 # and the data-path tools). Chosen to cover the client's and the AC's control plane, every
@@ -185,13 +192,13 @@ tier_san() {
 
 for tier in "$@"; do
 	case $tier in
-	format | rooms | unit | dist | fuzz | bpf | netns | san | interop | cross | long)
+	format | rooms | unit | dist | fuzz | bpf | netns | san | interop | cross | long | musl)
 		start=$SECONDS
 		"tier_$tier"
 		tier_times+="# time tier $tier $((SECONDS - start))s"$'\n'
 		;;
 	*)
-		echo "tests/run.sh: unknown tier '$tier' (format rooms unit dist fuzz bpf netns san interop cross long)" >&2
+		echo "tests/run.sh: unknown tier '$tier' (format rooms unit dist fuzz bpf netns san interop cross long musl)" >&2
 		exit 2
 		;;
 	esac
