@@ -21,7 +21,9 @@
 # removed only its own leftovers); unknown_session_flood (frames of random session ids:
 # rate-limited PADTs, nothing logged per frame, the live session untouched);
 # ac_unreachable_past_echo (the AC's port drops everything: exit 15 without --persist, and
-# a new `up` fails with 8; retries every --holdoff with --persist); run_dir_full (RUN_DIR on a full tmpfs: `up` fails naming
+# a new `up` fails with 8; retries every --holdoff with --persist); maxfail_wan_down
+# (--maxfail counted as pppd counts it, with wan0 down: a session that was up is no failure,
+# each failed discovery is one); run_dir_full (RUN_DIR on a full tmpfs: `up` fails naming
 # the directory and the errno and leaves nothing; a session already up keeps running and
 # `down` works); second_ac (two ACs answer: --ac picks its one even when the other answers
 # first; without --ac the first PADO wins). Name cases as arguments to run only those:
@@ -377,6 +379,50 @@ test_ac_unreachable_past_echo() {
 	down_and_clean
 }
 
+# ------------------------------------------------------------ maxfail_wan_down
+
+# --maxfail as pppd counts it (main.c: ++unsuccess before every attempt, auth.c np_up()
+# sets it to 0 once a network protocol is up; persist ends when unsuccess >= maxfail):
+# N failed attempts in a row end the daemon, and a session that was up is not a failure,
+# so its end starts the count afresh. With the WAN port down each discovery is one attempt.
+test_maxfail_wan_down() {
+	local pid rc log=$PXP_TMP/maxfail.log
+	reset
+	start_server || return 1
+	rm -f "$log"
+	# A session, then wan0 down: its echoes fail (not counted), then 2 discoveries fail.
+	PXP_TIMEOUT=60 client up wan0 --user alice --password secret1 --keepalive "2 1" \
+		--persist --maxfail 2 --holdoff 1 --padi-timeout 1 --padi-attempts 1 \
+		--foreground --logfile "$log" >"$PXP_TMP/fg.out" 2>&1 &
+	pid=$!
+	wait_for 10 client_is_up || fail "the session did not come up" || return 1
+	ip -n "$NS_ROUTER" link set wan0 down
+	wait "$pid"
+	rc=$?
+	ip -n "$NS_ROUTER" link set wan0 up
+	[ $rc -eq 8 ] || fail "exit $rc after --maxfail 2 with wan0 down, want 8 (pppd's EXIT_CONNECT_FAILED)" || return 1
+	[ "$(grep -c "no reply to LCP Echo-Requests" "$log")" = 1 ] &&
+		[ "$(grep -c "discovery on wan0 failed" "$log")" = 2 ] &&
+		[ "$(grep -c "trying again in 1 s" "$log")" = 2 ] &&
+		grep -q "giving up after 2 failed attempts (--maxfail)" "$log" ||
+		fail "want the session's end, then 2 failed discoveries and 'giving up': $(grep -E "Echo-Requests|failed|trying|giving" "$log" | tr '\n' '|')" ||
+		return 1
+	client_clean || return 1
+
+	# No session at all: the first attempt counts, --maxfail 2 is 2 attempts.
+	rm -f "$log"
+	ip -n "$NS_ROUTER" link set wan0 down
+	PXP_TIMEOUT=30 client up wan0 --user alice --password secret1 --persist --maxfail 2 \
+		--holdoff 1 --padi-timeout 1 --padi-attempts 1 --foreground --logfile "$log" \
+		>"$PXP_TMP/fg.out" 2>&1
+	rc=$?
+	ip -n "$NS_ROUTER" link set wan0 up
+	[ $rc -eq 8 ] && [ "$(grep -c "discovery on wan0 failed" "$log")" = 2 ] ||
+		fail "exit $rc, $(grep -c "discovery on wan0 failed" "$log") failed discoveries with --maxfail 2, want 8 and 2" ||
+		return 1
+	client_clean
+}
+
 # ------------------------------------------------------------ run_dir_full
 
 # RUN_DIR on a tmpfs of its own (never the real /run), mounted in the host's mount
@@ -561,6 +607,7 @@ case_ faults/wan_down_up test_wan_down_up
 case_ faults/ac_restart_mid_traffic test_ac_restart_mid_traffic
 case_ faults/unknown_session_flood test_unknown_session_flood
 case_ faults/ac_unreachable_past_echo test_ac_unreachable_past_echo
+case_ faults/maxfail_wan_down test_maxfail_wan_down
 case_ faults/run_dir_full test_run_dir_full
 case_ faults/second_ac test_second_ac
 tests_done
