@@ -61,7 +61,10 @@ int pxp_tc_wan(struct __sk_buff *skb)
 
 	s = bpf_map_lookup_elem(&pxp_sessions, &f.key);
 	if (!s) {
-		/* Someone else's session, or a stale one: the control plane answers with PADT. */
+		/*
+		 * Someone else's session, or a stale one: to the stack, where an AC answers with a
+		 * PADT (disc_ac_unknown_session()) and a client only counts it.
+		 */
 		pxp_count(cnt, PXP_CNT_PASS);
 		return TC_ACT_OK;
 	}

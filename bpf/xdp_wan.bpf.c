@@ -100,7 +100,10 @@ int pxp_xdp_wan(struct xdp_md *ctx)
 
 	s = bpf_map_lookup_elem(&pxp_sessions, &f.key);
 	if (!s) {
-		/* Someone else's session, or a stale one: the control plane answers with PADT. */
+		/*
+		 * Someone else's session, or a stale one: to the stack, where an AC answers with a
+		 * PADT (disc_ac_unknown_session()) and a client only counts it.
+		 */
 		pxp_count(cnt, PXP_CNT_PASS);
 		return XDP_PASS;
 	}

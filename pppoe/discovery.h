@@ -212,6 +212,16 @@ int disc_build_padt(void *buf, size_t cap, const uint8_t *src, const uint8_t *ds
 /* Defaults: PADI+PADR frames a second, from all MACs and from one MAC. */
 #define DISC_AC_DEFAULT_RATE	     1000
 #define DISC_AC_DEFAULT_RATE_PER_MAC 2
+/*
+ * PADTs for frames of unknown sessions, a second (bursts as for PADI+PADR: 2 and 5 seconds'
+ * worth): one MAC's stale session needs one, and its frames keep coming until it ends, so
+ * a lost PADT is retried a second later; over all MACs, what a flood of random ids or MACs
+ * can make us send, and still room for a restarted AC's clients all at once.
+ */
+#define DISC_AC_PADT_RATE	     100
+#define DISC_AC_PADT_RATE_PER_MAC    1
+/* The Generic-Error of those PADTs, which the client shows as why its session ended. */
+#define DISC_AC_UNKNOWN_SESSION_TEXT "unknown session"
 #define DISC_AC_COOKIE_LEN	     16
 #define DISC_AC_SECRET_LEN	     32
 
@@ -286,6 +296,19 @@ struct disc_ac_rate_mac {
 	struct disc_token_bucket bucket;
 };
 
+/*
+ * One rate limit: a global token bucket and one per MAC (see struct disc_ac_rate_mac). The
+ * AC keeps two: PADI+PADR, and the PADTs it sends for frames of sessions it does not have.
+ */
+struct disc_rate_limit {
+	uint32_t global_rate, global_burst, per_mac_rate, per_mac_burst;
+	struct disc_token_bucket global_bucket;
+	struct disc_ac_rate_mac rate_macs[DISC_AC_RATE_MACS];
+	uint16_t rate_heads[DISC_AC_RATE_MACS]; /* chain heads by hash */
+	uint16_t rate_oldest, rate_newest;
+	unsigned int rate_mac_count; /* entries in use, <= DISC_AC_RATE_MACS */
+};
+
 /* AC state. Fields are private except the counters and sessions (read-only). */
 struct disc_ac {
 	struct disc_ac_ops ops;
@@ -296,14 +319,10 @@ struct disc_ac {
 	unsigned int max_sessions;
 	uint16_t max_payload;
 	uint32_t cookie_epoch_ms;
-	uint32_t global_rate, global_burst, per_mac_rate, per_mac_burst;
 	uint8_t secret[DISC_AC_SECRET_LEN];
 
-	struct disc_token_bucket global_bucket;
-	struct disc_ac_rate_mac rate_macs[DISC_AC_RATE_MACS];
-	uint16_t rate_heads[DISC_AC_RATE_MACS]; /* chain heads by hash */
-	uint16_t rate_oldest, rate_newest;
-	unsigned int rate_mac_count; /* entries in use, <= DISC_AC_RATE_MACS */
+	struct disc_rate_limit rate;	  /* PADI+PADR */
+	struct disc_rate_limit padt_rate; /* PADTs for unknown sessions */
 
 	unsigned int session_count;
 	struct disc_ac_session sessions[DISC_AC_MAX_SESSIONS];
@@ -318,6 +337,8 @@ struct disc_ac {
 	uint64_t rx_frames;
 	uint64_t tx_frames;
 	uint64_t tx_errors;
+	/* disc_ac_unknown_session(): PADTs sent, and frames left unanswered by padt_rate. */
+	uint64_t padt_unknown_session, padt_unknown_session_limited;
 };
 
 /* Copies cfg and draws the cookie secret from ops->io.random. 0 or -EINVAL/-ENAMETOOLONG. */
@@ -341,6 +362,16 @@ uint64_t disc_ac_deadline(const struct disc_ac *ac);
 int disc_ac_close_session(struct disc_ac *ac, uint16_t session_id, const char *reason);
 /* Releases a session without sending anything. 0 or -ENOENT. */
 int disc_ac_release(struct disc_ac *ac, uint16_t session_id);
+/*
+ * A session frame (0x8864) from peer_mac for a session_id the AC does not have, such as a
+ * client's after the AC restarted: a PADT for that MAC and id (RFC 2516 allows one at any
+ * time) ends the client's stale session now instead of at its echo timeout. Limited per
+ * MAC and overall by padt_rate (DISC_AC_PADT_RATE, DISC_AC_PADT_RATE_PER_MAC). 0 if sent,
+ * -EAGAIN if over the limit, -EINVAL for a multicast source or the ids 0 and 0xffff (never
+ * a session's), else the send error. The caller checks that the session is not ours.
+ */
+int disc_ac_unknown_session(struct disc_ac *ac, uint64_t now_ms, const uint8_t *peer_mac,
+			    uint16_t session_id);
 /* The session with this id, or NULL. */
 const struct disc_ac_session *disc_ac_find(const struct disc_ac *ac, uint16_t session_id);
 

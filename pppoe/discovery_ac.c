@@ -36,6 +36,22 @@ static uint32_t default_burst(uint32_t rate, uint32_t burst, uint32_t seconds)
 	return rate == DISC_AC_RATE_UNLIMITED ? 1 : rate * seconds;
 }
 
+/* Bursts 0 take the defaults: seconds' worth of each rate. */
+static void rate_init(struct disc_rate_limit *l, uint32_t global_rate, uint32_t global_burst,
+		      uint32_t per_mac_rate, uint32_t per_mac_burst)
+{
+	unsigned int i;
+
+	l->global_rate = global_rate;
+	l->global_burst = default_burst(global_rate, global_burst, GLOBAL_BURST_S);
+	l->per_mac_rate = per_mac_rate;
+	l->per_mac_burst = default_burst(per_mac_rate, per_mac_burst, PER_MAC_BURST_S);
+	l->global_bucket.tokens_milli = (uint64_t)l->global_burst * 1000;
+	for (i = 0; i < DISC_AC_RATE_MACS; i++)
+		l->rate_heads[i] = DISC_AC_RATE_NONE;
+	l->rate_oldest = l->rate_newest = DISC_AC_RATE_NONE;
+}
+
 int disc_ac_init(struct disc_ac *ac, const struct disc_ac_config *cfg,
 		 const struct disc_ac_ops *ops)
 {
@@ -73,14 +89,11 @@ int disc_ac_init(struct disc_ac *ac, const struct disc_ac_config *cfg,
 	ac->max_sessions = cfg->max_sessions ? cfg->max_sessions : DISC_AC_MAX_SESSIONS;
 	ac->max_payload = cfg->max_payload;
 	ac->cookie_epoch_ms = cfg->cookie_epoch_ms ? cfg->cookie_epoch_ms : DEFAULT_COOKIE_EPOCH_MS;
-	ac->global_rate = cfg->global_rate ? cfg->global_rate : DISC_AC_DEFAULT_RATE;
-	ac->global_burst = default_burst(ac->global_rate, cfg->global_burst, GLOBAL_BURST_S);
-	ac->per_mac_rate = cfg->per_mac_rate ? cfg->per_mac_rate : DISC_AC_DEFAULT_RATE_PER_MAC;
-	ac->per_mac_burst = default_burst(ac->per_mac_rate, cfg->per_mac_burst, PER_MAC_BURST_S);
-	ac->global_bucket.tokens_milli = (uint64_t)ac->global_burst * 1000;
-	for (i = 0; i < DISC_AC_RATE_MACS; i++)
-		ac->rate_heads[i] = DISC_AC_RATE_NONE;
-	ac->rate_oldest = ac->rate_newest = DISC_AC_RATE_NONE;
+	rate_init(&ac->rate, cfg->global_rate ? cfg->global_rate : DISC_AC_DEFAULT_RATE,
+		  cfg->global_burst,
+		  cfg->per_mac_rate ? cfg->per_mac_rate : DISC_AC_DEFAULT_RATE_PER_MAC,
+		  cfg->per_mac_burst);
+	rate_init(&ac->padt_rate, DISC_AC_PADT_RATE, 0, DISC_AC_PADT_RATE_PER_MAC, 0);
 	ac->ops.io.random(ac->ops.io.ctx, ac->secret, sizeof(ac->secret));
 	return 0;
 }
@@ -134,89 +147,91 @@ static unsigned int rate_hash(const struct disc_ac *ac, const uint8_t *mac)
 	return (unsigned int)(h & (DISC_AC_RATE_MACS - 1));
 }
 
-static void recency_unlink(struct disc_ac *ac, uint16_t i)
+static void recency_unlink(struct disc_rate_limit *l, uint16_t i)
 {
-	struct disc_ac_rate_mac *e = &ac->rate_macs[i];
+	struct disc_ac_rate_mac *e = &l->rate_macs[i];
 
 	if (e->older != DISC_AC_RATE_NONE)
-		ac->rate_macs[e->older].newer = e->newer;
+		l->rate_macs[e->older].newer = e->newer;
 	else
-		ac->rate_oldest = e->newer;
+		l->rate_oldest = e->newer;
 	if (e->newer != DISC_AC_RATE_NONE)
-		ac->rate_macs[e->newer].older = e->older;
+		l->rate_macs[e->newer].older = e->older;
 	else
-		ac->rate_newest = e->older;
+		l->rate_newest = e->older;
 }
 
-static void recency_push_newest(struct disc_ac *ac, uint16_t i)
+static void recency_push_newest(struct disc_rate_limit *l, uint16_t i)
 {
-	struct disc_ac_rate_mac *e = &ac->rate_macs[i];
+	struct disc_ac_rate_mac *e = &l->rate_macs[i];
 
-	e->older = ac->rate_newest;
+	e->older = l->rate_newest;
 	e->newer = DISC_AC_RATE_NONE;
-	if (ac->rate_newest != DISC_AC_RATE_NONE)
-		ac->rate_macs[ac->rate_newest].newer = i;
+	if (l->rate_newest != DISC_AC_RATE_NONE)
+		l->rate_macs[l->rate_newest].newer = i;
 	else
-		ac->rate_oldest = i;
-	ac->rate_newest = i;
+		l->rate_oldest = i;
+	l->rate_newest = i;
 }
 
 /* Takes entry i out of its hash chain. */
-static void chain_unlink(struct disc_ac *ac, uint16_t i)
+static void chain_unlink(const struct disc_ac *ac, struct disc_rate_limit *l, uint16_t i)
 {
-	uint16_t *link = &ac->rate_heads[rate_hash(ac, ac->rate_macs[i].mac)];
+	uint16_t *link = &l->rate_heads[rate_hash(ac, l->rate_macs[i].mac)];
 
 	while (*link != i)
-		link = &ac->rate_macs[*link].next;
-	*link = ac->rate_macs[i].next;
+		link = &l->rate_macs[*link].next;
+	*link = l->rate_macs[i].next;
 }
 
 /* The MAC's bucket, made the most recently seen; a new MAC gets a full one. */
-static struct disc_token_bucket *mac_bucket(struct disc_ac *ac, uint64_t now_ms, const uint8_t *mac)
+static struct disc_token_bucket *mac_bucket(const struct disc_ac *ac, struct disc_rate_limit *l,
+					    uint64_t now_ms, const uint8_t *mac)
 {
 	unsigned int h = rate_hash(ac, mac);
 	struct disc_ac_rate_mac *e;
 	uint16_t i;
 
-	for (i = ac->rate_heads[h]; i != DISC_AC_RATE_NONE; i = ac->rate_macs[i].next)
-		if (!memcmp(ac->rate_macs[i].mac, mac, PXP_ETH_ALEN))
+	for (i = l->rate_heads[h]; i != DISC_AC_RATE_NONE; i = l->rate_macs[i].next)
+		if (!memcmp(l->rate_macs[i].mac, mac, PXP_ETH_ALEN))
 			break;
 	if (i != DISC_AC_RATE_NONE) {
-		recency_unlink(ac, i);
-		recency_push_newest(ac, i);
-		return &ac->rate_macs[i].bucket;
+		recency_unlink(l, i);
+		recency_push_newest(l, i);
+		return &l->rate_macs[i].bucket;
 	}
-	if (ac->rate_mac_count < DISC_AC_RATE_MACS) {
-		i = (uint16_t)ac->rate_mac_count++;
+	if (l->rate_mac_count < DISC_AC_RATE_MACS) {
+		i = (uint16_t)l->rate_mac_count++;
 	} else {
-		i = ac->rate_oldest;
-		chain_unlink(ac, i);
-		recency_unlink(ac, i);
+		i = l->rate_oldest;
+		chain_unlink(ac, l, i);
+		recency_unlink(l, i);
 	}
-	e = &ac->rate_macs[i];
+	e = &l->rate_macs[i];
 	memcpy(e->mac, mac, PXP_ETH_ALEN);
-	e->bucket.tokens_milli = (uint64_t)ac->per_mac_burst * 1000;
+	e->bucket.tokens_milli = (uint64_t)l->per_mac_burst * 1000;
 	e->bucket.last_ms = now_ms;
-	e->next = ac->rate_heads[h];
-	ac->rate_heads[h] = i;
-	recency_push_newest(ac, i);
+	e->next = l->rate_heads[h];
+	l->rate_heads[h] = i;
+	recency_push_newest(l, i);
 	return &e->bucket;
 }
 
-/* Takes a token from both the MAC's and the global bucket (those that limit), or none. */
-static bool rate_allow(struct disc_ac *ac, uint64_t now_ms, const uint8_t *mac)
+/* Takes a token from both the MAC's and the global bucket of l (those that limit), or none. */
+static bool rate_allow(const struct disc_ac *ac, struct disc_rate_limit *l, uint64_t now_ms,
+		       const uint8_t *mac)
 {
 	struct disc_token_bucket *per_mac = NULL, *global = NULL;
 
-	if (ac->per_mac_rate != DISC_AC_RATE_UNLIMITED) {
-		per_mac = mac_bucket(ac, now_ms, mac);
-		bucket_refill(per_mac, now_ms, ac->per_mac_rate, ac->per_mac_burst);
+	if (l->per_mac_rate != DISC_AC_RATE_UNLIMITED) {
+		per_mac = mac_bucket(ac, l, now_ms, mac);
+		bucket_refill(per_mac, now_ms, l->per_mac_rate, l->per_mac_burst);
 		if (per_mac->tokens_milli < 1000)
 			return false;
 	}
-	if (ac->global_rate != DISC_AC_RATE_UNLIMITED) {
-		global = &ac->global_bucket;
-		bucket_refill(global, now_ms, ac->global_rate, ac->global_burst);
+	if (l->global_rate != DISC_AC_RATE_UNLIMITED) {
+		global = &l->global_bucket;
+		bucket_refill(global, now_ms, l->global_rate, l->global_burst);
 		if (global->tokens_milli < 1000)
 			return false;
 	}
@@ -338,7 +353,7 @@ static int handle_padi(struct disc_ac *ac, uint64_t now_ms, const struct pppoe_d
 		return PPPOE_DROP_SERVICE;
 	if (!echo_tags_fit(f))
 		return PPPOE_DROP_TOO_LONG;
-	if (!rate_allow(ac, now_ms, f->src))
+	if (!rate_allow(ac, &ac->rate, now_ms, f->src))
 		return PPPOE_DROP_RATE_LIMIT;
 
 	compute_cookie(ac, f->src, now_ms / ac->cookie_epoch_ms, cookie);
@@ -443,7 +458,7 @@ static int handle_padr(struct disc_ac *ac, uint64_t now_ms, const struct pppoe_d
 		return PPPOE_DROP_SERVICE;
 	if (!echo_tags_fit(f))
 		return PPPOE_DROP_TOO_LONG;
-	if (!rate_allow(ac, now_ms, f->src))
+	if (!rate_allow(ac, &ac->rate, now_ms, f->src))
 		return PPPOE_DROP_RATE_LIMIT;
 	if (!cookie_valid(ac, now_ms, f->src, &f->ac_cookie))
 		return PPPOE_DROP_COOKIE;
@@ -573,16 +588,13 @@ uint64_t disc_ac_deadline(const struct disc_ac *ac)
 	return UINT64_MAX;
 }
 
-int disc_ac_close_session(struct disc_ac *ac, uint16_t session_id, const char *reason)
+static int send_padt(struct disc_ac *ac, const uint8_t *peer_mac, uint16_t session_id,
+		     const char *reason)
 {
-	struct disc_ac_session *s = find_session(ac, session_id);
 	uint8_t buf[PPPOE_DISC_FRAME_MAX];
 	int len, err;
 
-	if (!s)
-		return -ENOENT;
-	len = disc_build_padt(buf, sizeof(buf), ac->local_mac, s->peer_mac, session_id, reason);
-	release(ac, s);
+	len = disc_build_padt(buf, sizeof(buf), ac->local_mac, peer_mac, session_id, reason);
 	if (len < 0)
 		return len;
 	err = ac->ops.io.send(ac->ops.io.ctx, buf, (size_t)len);
@@ -592,6 +604,35 @@ int disc_ac_close_session(struct disc_ac *ac, uint16_t session_id, const char *r
 	}
 	ac->tx_frames++;
 	return 0;
+}
+
+int disc_ac_close_session(struct disc_ac *ac, uint16_t session_id, const char *reason)
+{
+	struct disc_ac_session *s = find_session(ac, session_id);
+	uint8_t peer_mac[PXP_ETH_ALEN];
+
+	if (!s)
+		return -ENOENT;
+	memcpy(peer_mac, s->peer_mac, PXP_ETH_ALEN);
+	release(ac, s);
+	return send_padt(ac, peer_mac, session_id, reason);
+}
+
+int disc_ac_unknown_session(struct disc_ac *ac, uint64_t now_ms, const uint8_t *peer_mac,
+			    uint16_t session_id)
+{
+	int err;
+
+	if (!pppoe_mac_is_unicast(peer_mac) || !session_id || session_id == 0xffff)
+		return -EINVAL;
+	if (!rate_allow(ac, &ac->padt_rate, now_ms, peer_mac)) {
+		ac->padt_unknown_session_limited++;
+		return -EAGAIN;
+	}
+	err = send_padt(ac, peer_mac, session_id, DISC_AC_UNKNOWN_SESSION_TEXT);
+	if (!err)
+		ac->padt_unknown_session++;
+	return err;
 }
 
 int disc_ac_release(struct disc_ac *ac, uint16_t session_id)

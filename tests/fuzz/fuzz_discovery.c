@@ -6,7 +6,8 @@
  * Input: byte 0 picks the target (see enum target); the rest is a sequence of
  * frames, each a 2-byte big-endian length and that many bytes (a short tail is one
  * last frame). The clock advances 700 ms per frame and due timers run, so retry and
- * timeout paths are reached too. Invariants are checked after every frame.
+ * timeout paths are reached too. The AC also takes each frame as a session frame of an
+ * unknown session (its PADT path). Invariants are checked after every frame.
  * Fixed MACs, Host-Uniq and random bytes let seed frames match (see corpus/).
  */
 #include <stdint.h>
@@ -163,6 +164,18 @@ static int setup_ac(struct disc_ac *ac)
 	return 0;
 }
 
+/* A per-MAC rate table stays bounded and its recency list whole. */
+static void check_rate(const struct disc_rate_limit *l)
+{
+	unsigned int n = 0;
+
+	for (uint16_t e = l->rate_oldest; e != DISC_AC_RATE_NONE; e = l->rate_macs[e].newer)
+		if (++n > DISC_AC_RATE_MACS)
+			__builtin_trap();
+	if (n != l->rate_mac_count)
+		__builtin_trap();
+}
+
 static void check_ac(const struct disc_ac *ac)
 {
 	unsigned int i, n = 0;
@@ -185,13 +198,8 @@ static void check_ac(const struct disc_ac *ac)
 				__builtin_trap();
 	if (n != ac->session_count)
 		__builtin_trap();
-	/* The per-MAC rate table stays bounded and its recency list whole. */
-	n = 0;
-	for (uint16_t e = ac->rate_oldest; e != DISC_AC_RATE_NONE; e = ac->rate_macs[e].newer)
-		if (++n > DISC_AC_RATE_MACS)
-			__builtin_trap();
-	if (n != ac->rate_mac_count)
-		__builtin_trap();
+	check_rate(&ac->rate);
+	check_rate(&ac->padt_rate);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
@@ -230,6 +238,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		now += 700;
 		if (t == TARGET_AC) {
 			disc_ac_input(&ac, now, data, len);
+			/* As a session frame of an unknown session (source MAC, session id). */
+			if (len >= 18 && !disc_ac_find(&ac, (uint16_t)(data[16] << 8 | data[17])))
+				disc_ac_unknown_session(&ac, now, data + 6,
+							(uint16_t)(data[16] << 8 | data[17]));
 			check_ac(&ac);
 		} else {
 			disc_client_input(&client, now, data, len);

@@ -16,10 +16,14 @@
 # Cases: wan_down_up (a blip of wan0 or of the AC's isp0 under the echo timeout keeps the
 # session; wan0 down
 # past it ends the session, --persist brings a new one, nothing leaks); ac_restart_mid_traffic
-# (the AC killed and restarted under a ping flood: the client's echoes fail, --persist
-# reconnects, the traffic resumes, the restarted AC removed only its own leftovers);
+# (the AC killed and restarted under a ping flood: the restarted AC answers the old
+# session's frames with a PADT, --persist reconnects, the traffic resumes, the restarted AC
+# removed only its own leftovers); unknown_session_flood (frames of random session ids:
+# rate-limited PADTs, nothing logged per frame, the live session untouched);
 # ac_unreachable_past_echo (the AC's port drops everything: exit 15 without --persist, and
-# a new `up` fails with 8; retries every --holdoff with --persist); run_dir_full (RUN_DIR on a full tmpfs: `up` fails naming
+# a new `up` fails with 8; retries every --holdoff with --persist); maxfail_wan_down
+# (--maxfail counted as pppd counts it, with wan0 down: a session that was up is no
+# failure, each failed discovery is one); run_dir_full (RUN_DIR on a full tmpfs: `up` fails naming
 # the directory and the errno and leaves nothing; a session already up keeps running and
 # `down` works); second_ac (two ACs answer: --ac picks its one even when the other answers
 # first; without --ac the first PADO wins). Name cases as arguments to run only those:
@@ -56,9 +60,9 @@ print(v if isinstance(v, int) else 0)' "$@"
 }
 failures_at_least() { [ "$(cfield failures)" -ge "$1" ] 2>/dev/null; }
 
-start_server() {
+start_server() { # [extra args]
 	server server isp0 --local 100.64.1.1 --pool 100.64.1.0/24 --auth pap \
-		--secrets "$SECRETS" --ac-name pxf-ac --keepalive "$KEEPALIVE" \
+		--secrets "$SECRETS" --ac-name pxf-ac --keepalive "$KEEPALIVE" "$@" \
 		>"$PXP_TMP/server.out" 2>&1 || fail "server did not start: $(cat "$PXP_TMP/server.out")"
 }
 
@@ -166,9 +170,8 @@ test_wan_down_up() {
 	wait_for 20 client_retrying || fail "still up 20 s after wan0 went down" || return 1
 	cfield last_error | grep -q "no reply to LCP Echo-Requests" ||
 		fail "status does not say why the session ended: $(cfield last_error)" || return 1
-	# Discovery runs into the down link for a while (PADIs that cannot be sent).
-	sleep 3
-	[ -n "$(cfield state)" ] || fail "the --persist daemon died while wan0 was down" || return 1
+	# Discovery on the down link (PADIs that cannot be sent, each attempt a failure) is
+	# maxfail_wan_down's: here the link comes back at once.
 	ip -n "$NS_ROUTER" link set wan0 up
 	wait_for 30 client_sessions_are 2 ||
 		fail "no new session 30 s after wan0 came up: $(cfield state), $(cfield last_error)" || return 1
@@ -192,7 +195,7 @@ ac_leftovers() {
 }
 
 test_ac_restart_mid_traffic() {
-	local spid old_sid old_prog ppid left n log=$PXP_TMP/restart.log
+	local spid old_sid old_prog ppid left n t0 log=$PXP_TMP/restart.log
 	reset
 	start_server || return 1
 	rm -f "$log"
@@ -222,11 +225,16 @@ test_ac_restart_mid_traffic() {
 	left=$(xdp_progs "$NS_ISP" | grep '^isp0:')
 	[ "$(echo "$left" | wc -w)" = 1 ] && [ "$left" != "$old_prog" ] ||
 		fail "on isp0 want one program, not the dead AC's $old_prog: $(xdp_progs "$NS_ISP")" || return 1
-	# The restarted AC drops the old session's frames (counted as unknown); the client's
-	# echoes fail and --persist starts again.
+	# The restarted AC answers the old session's frames (counted as unknown) with a PADT:
+	# the client ends that session at once, not at its echo timeout, and --persist starts
+	# again after --holdoff.
+	t0=$(date +%s.%N)
 	wait_for 30 client_sessions_are 2 || fail "no second session 30 s after the restart: $(cfield last_error)" || return 1
-	grep -q "session $old_sid: no reply to LCP Echo-Requests" "$log" ||
-		fail "session $old_sid ended for another reason: $(grep "session $old_sid" "$log")" || return 1
+	echo "# reconnected $(awk -v a="$t0" -v b="$(date +%s.%N)" 'BEGIN { printf "%.1f", b - a }') s after the AC restarted (keepalive $KEEPALIVE, holdoff 1 s)"
+	grep -q "session $old_sid: the peer ended the PPPoE session (PADT), PADT Generic-Error: unknown session" "$log" ||
+		fail "session $old_sid did not end by the AC's PADT: $(grep "session $old_sid" "$log")" || return 1
+	[ "$(sfield padt_unknown_session)" -ge 1 ] ||
+		fail "the restarted AC counts $(sfield padt_unknown_session) PADTs for unknown sessions" || return 1
 	n=$(grep -c "icmp_seq=" "$PXP_TMP/flood.out")
 	wait_for 10 sh -c "[ \$(grep -c icmp_seq= $PXP_TMP/flood.out) -gt $((n + 50)) ]" ||
 		fail "the ping flood did not resume through the new session" || return 1
@@ -242,6 +250,53 @@ test_ac_restart_mid_traffic() {
 	server down isp0 >/dev/null || fail "server down failed" || return 1
 	left=$(ac_leftovers)
 	[ -z "$left" ] || fail "the AC left: $left"
+}
+
+# ------------------------------------------------------------ unknown_session_flood
+
+# Session frames for random ids from one MAC: the AC answers each MAC with PADTs at its
+# per-MAC rate (burst DISC_AC_PADT_RATE_PER_MAC * 5, then 1 a second), logs nothing per
+# frame, and keeps serving the live session.
+test_unknown_session_flood() {
+	local sid ac_mac lines sent limited drops log=$PXP_TMP/flood-ac.log
+	reset
+	rm -f "$log"
+	start_server --logfile "$log" || return 1
+	client_up || return 1
+	sid=$(cfield session_id)
+	ac_mac=$(sfield local_mac)
+	lines=$(wc -l <"$log")
+	in_ns "$NS_ROUTER" python3 - "$ac_mac" "$sid" <<-'EOF' >"$PXP_TMP/flood.out" || fail "the flood did not run" || return 1
+		import os, socket, struct, sys, time
+		dst, live = bytes.fromhex(sys.argv[1].replace(":", "")), int(sys.argv[2])
+		src = bytes.fromhex("02aa00000001")
+		s = socket.socket(socket.AF_PACKET, socket.SOCK_RAW)
+		s.bind(("wan0", 0))
+		lcp = struct.pack("!HBBH", 0xC021, 9, 1, 8) + b"\0\0\0\0"  # Echo-Request
+		n, end = 0, time.time() + 1
+		while time.time() < end:
+		    sid = struct.unpack("!H", os.urandom(2))[0]
+		    if sid in (0, 0xFFFF, live):
+		        continue
+		    s.send(dst + src + struct.pack("!HBBHH", 0x8864, 0x11, 0, sid, len(lcp)) + lcp)
+		    n += 1
+		print(n)
+	EOF
+	sent=$(sfield padt_unknown_session)
+	limited=$(sfield padt_unknown_session_limited)
+	drops=$(server status isp0 --json | json_count control_frames drops unknown-session)
+	echo "# unknown-session flood: $(cat "$PXP_TMP/flood.out") frames sent, $drops read by the AC, $sent PADTs, $limited rate-limited"
+	# 5 at once, then 1 a second over the 1 s (and the time python took to start).
+	[ "$sent" -ge 5 ] && [ "$sent" -le 8 ] ||
+		fail "$sent PADTs for $drops frames of unknown sessions from one MAC, want 5 to 8" || return 1
+	[ "$limited" -ge $((drops - sent)) ] && [ "$drops" -gt 100 ] ||
+		fail "$drops frames read, $sent PADTs, only $limited rate-limited" || return 1
+	[ $(($(wc -l <"$log") - lines)) -le 2 ] ||
+		fail "the AC logged per frame: $(tail -n +$((lines + 1)) "$log" | head -3)" || return 1
+	# The live session was never touched and the AC still serves.
+	[ "$(cfield session_id)" = "$sid" ] && client_is_up || fail "the flood ended session $sid: $(cfield last_error)" || return 1
+	ping_ac || fail "no traffic after the flood" || return 1
+	down_and_clean
 }
 
 # ------------------------------------------------------------ ac_unreachable_past_echo
@@ -292,7 +347,7 @@ test_ac_unreachable_past_echo() {
 	# is back.
 	unblock_ac
 	rm -f "$log"
-	client_up --persist --holdoff 2 --padi-timeout 1 --padi-attempts 1 --logfile "$log" || return 1
+	client_up --persist --holdoff 1 --padi-timeout 1 --padi-attempts 1 --logfile "$log" || return 1
 	# The AC's fds with one session, before it loses that session to its echoes.
 	wait_for 20 server_sessions_are 1 || fail "the AC holds $(sfield session_count) sessions, want 1" || return 1
 	spid=$(sfield pid)
@@ -301,10 +356,10 @@ test_ac_unreachable_past_echo() {
 	wait_for 20 client_retrying || fail "still up 20 s after the AC became unreachable" || return 1
 	cfield last_error | grep -q "no reply to LCP Echo-Requests" ||
 		fail "status does not say why: $(cfield last_error)" || return 1
-	# Each attempt: one PADI unanswered for 1 s, then 2 s of holdoff.
+	# Each attempt: one PADI unanswered for 1 s, then 1 s of holdoff.
 	wait_for 30 failures_at_least 3 || fail "$(cfield failures) failed attempts, want 3 by now" || return 1
-	[ "$(grep -c "trying again in 2 s" "$log")" -ge 3 ] ||
-		fail "want a 'trying again in 2 s' line per attempt: $(grep trying "$log")" || return 1
+	[ "$(grep -c "trying again in 1 s" "$log")" -ge 3 ] ||
+		fail "want a 'trying again in 1 s' line per attempt: $(grep trying "$log")" || return 1
 	unblock_ac
 	wait_for 20 client_sessions_are 2 || fail "no new session 20 s after the AC came back: $(cfield last_error)" || return 1
 	ping_ac || fail "no traffic through the new session" || return 1
@@ -313,6 +368,51 @@ test_ac_unreachable_past_echo() {
 	[ "$(fds_by_kind "$spid")" = "$sfds" ] ||
 		fail "the AC's fds changed: $(diff <(echo "$sfds") <(fds_by_kind "$spid") | grep '^[<>]' | tr '\n' ' ')" || return 1
 	down_and_clean
+}
+
+# ------------------------------------------------------------ maxfail_wan_down
+
+# --maxfail as pppd counts it (main.c: ++unsuccess before every attempt, auth.c np_up()
+# sets it to 0 once a network protocol is up; persist ends when unsuccess >= maxfail):
+# N failed attempts in a row end the daemon, and a session that was up is not a failure,
+# so its end starts the count afresh. With the WAN port down each discovery is one attempt.
+test_maxfail_wan_down() {
+	local pid rc n log=$PXP_TMP/maxfail.log
+	reset
+	start_server || return 1
+	rm -f "$log"
+	# A session the AC ends (Terminate-Request, PADT) as it goes, then wan0 down: the
+	# session is not counted, the 2 discoveries after it are.
+	PXP_TIMEOUT=30 client up wan0 --user alice --password secret1 --persist --maxfail 2 \
+		--holdoff 1 --padi-timeout 1 --padi-attempts 1 --foreground --logfile "$log" \
+		>"$PXP_TMP/fg.out" 2>&1 &
+	pid=$!
+	wait_for 10 client_is_up || fail "the session did not come up" || return 1
+	server down isp0 >/dev/null || fail "server down failed" || return 1
+	ip -n "$NS_ROUTER" link set wan0 down
+	wait "$pid"
+	rc=$?
+	ip -n "$NS_ROUTER" link set wan0 up
+	n=$(grep -c "discovery on wan0 failed" "$log")
+	[ $rc -eq 8 ] && [ "$n" = 2 ] &&
+		grep -q "session [0-9]*: the peer .*; trying again in 1 s" "$log" &&
+		grep -q "giving up after 2 failed attempts (--maxfail)" "$log" ||
+		fail "exit $rc, $n failed discoveries after the session, want 8 (pppd's EXIT_CONNECT_FAILED) and 2: $(grep -E "the peer|failed|giving" "$log" | tr '\n' '|')" ||
+		return 1
+	client_clean || return 1
+
+	# No session at all: the first attempt counts, --maxfail 2 is 2 attempts.
+	rm -f "$log"
+	ip -n "$NS_ROUTER" link set wan0 down
+	PXP_TIMEOUT=30 client up wan0 --user alice --password secret1 --persist --maxfail 2 \
+		--holdoff 1 --padi-timeout 1 --padi-attempts 1 --foreground --logfile "$log" \
+		>"$PXP_TMP/fg.out" 2>&1
+	rc=$?
+	ip -n "$NS_ROUTER" link set wan0 up
+	n=$(grep -c "discovery on wan0 failed" "$log")
+	[ $rc -eq 8 ] && [ "$n" = 2 ] ||
+		fail "exit $rc, $n failed discoveries with --maxfail 2 and wan0 down, want 8 and 2" || return 1
+	client_clean
 }
 
 # ------------------------------------------------------------ run_dir_full
@@ -497,7 +597,9 @@ on_cleanup second_reset
 
 case_ faults/wan_down_up test_wan_down_up
 case_ faults/ac_restart_mid_traffic test_ac_restart_mid_traffic
+case_ faults/unknown_session_flood test_unknown_session_flood
 case_ faults/ac_unreachable_past_echo test_ac_unreachable_past_echo
+case_ faults/maxfail_wan_down test_maxfail_wan_down
 case_ faults/run_dir_full test_run_dir_full
 case_ faults/second_ac test_second_ac
 tests_done

@@ -1414,7 +1414,7 @@ TEST(padi_rate_limit_many_macs_served)
 		}
 	CHECK_EQ(ok, 10000);
 	CHECK_EQ(ac.drops[PPPOE_DROP_RATE_LIMIT], 0);
-	CHECK_EQ(ac.rate_mac_count, 1000);
+	CHECK_EQ(ac.rate.rate_mac_count, 1000);
 }
 
 /* A full table takes the least recently seen MAC's entry, and never grows. */
@@ -1441,9 +1441,9 @@ TEST(padi_rate_limit_table_evicts_oldest)
 		CHECK_EQ(padi_from(mac, 1000), 0);
 		if (i % 512 == 0)
 			CHECK_EQ(padi_from(busy_mac, 1000), -EINVAL);
-		CHECK(ac.rate_mac_count <= DISC_AC_RATE_MACS);
+		CHECK(ac.rate.rate_mac_count <= DISC_AC_RATE_MACS);
 	}
-	CHECK_EQ(ac.rate_mac_count, DISC_AC_RATE_MACS);
+	CHECK_EQ(ac.rate.rate_mac_count, DISC_AC_RATE_MACS);
 	/* old_mac was evicted: it comes back with a full bucket. busy_mac stayed: refused. */
 	CHECK_EQ(padi_from(old_mac, 1000), 0);
 	CHECK_EQ(padi_from(busy_mac, 1000), -EINVAL);
@@ -1462,13 +1462,13 @@ TEST(padi_rate_limit_config)
 	CHECK_EQ(setup_ac(&ac, &ap, &acfg, 38), -EINVAL);
 	acfg = ac_cfg();
 	CHECK_EQ(setup_ac(&ac, &ap, &acfg, 38), 0);
-	CHECK_EQ(ac.global_rate, DISC_AC_DEFAULT_RATE);
-	CHECK_EQ(ac.per_mac_rate, DISC_AC_DEFAULT_RATE_PER_MAC);
+	CHECK_EQ(ac.rate.global_rate, DISC_AC_DEFAULT_RATE);
+	CHECK_EQ(ac.rate.per_mac_rate, DISC_AC_DEFAULT_RATE_PER_MAC);
 	acfg.global_rate = acfg.per_mac_rate = DISC_AC_RATE_UNLIMITED;
 	CHECK_EQ(setup_ac(&ac, &ap, &acfg, 38), 0);
 	for (i = 0; i < 5000; i++)
 		CHECK_EQ(padi_from(client_mac, 1000), 0);
-	CHECK_EQ(ac.rate_mac_count, 0);
+	CHECK_EQ(ac.rate.rate_mac_count, 0);
 }
 
 TEST(padi_rate_limit_global)
@@ -1489,7 +1489,7 @@ TEST(padi_rate_limit_global)
 	CHECK_EQ(ok, 20);
 	CHECK_EQ(ac.drops[PPPOE_DROP_RATE_LIMIT], 980);
 	/* Memory is bounded: the per-MAC table is fixed size. */
-	CHECK_EQ(sizeof(ac.rate_macs) / sizeof(ac.rate_macs[0]), DISC_AC_RATE_MACS);
+	CHECK_EQ(sizeof(ac.rate.rate_macs) / sizeof(ac.rate.rate_macs[0]), DISC_AC_RATE_MACS);
 	/* 500 ms at 10/s: 5 tokens. */
 	ok = 0;
 	for (i = 0; i < 100; i++) {
@@ -1498,6 +1498,70 @@ TEST(padi_rate_limit_global)
 		ok += padi_from(mac, 5500) == 0;
 	}
 	CHECK_EQ(ok, 5);
+}
+
+/*
+ * The AC restarted: the client's frames name a session the new AC does not have. Its PADT
+ * ends the client's session, saying why; limited per MAC and overall, on buckets of its own.
+ */
+TEST(ac_padt_for_unknown_session)
+{
+	struct disc_client_config cc = client_cfg();
+	struct disc_ac_config acfg = ac_cfg();
+	const uint8_t mcast[6] = { 0x03, 0, 0, 0, 0, 1 };
+	struct pppoe_disc_frame f;
+	unsigned int i, sent = 0;
+	uint16_t sid;
+
+	CHECK_EQ(setup_client(&client, &cp, &cc, 41), 0);
+	CHECK_EQ(setup_ac(&ac, &ap, &acfg, 42), 0);
+	disc_client_start(&client, 0);
+	pump(&client, &cp, &ac, &ap, 0);
+	sid = client.session_id;
+	CHECK(sid);
+	/* The restart: a new AC on the same MAC, no sessions. */
+	CHECK_EQ(setup_ac(&ac, &ap, &acfg, 43), 0);
+	CHECK_EQ(disc_ac_unknown_session(&ac, 1000, client_mac, sid), 0);
+	CHECK_EQ(parse_last(&ap, &f), 0);
+	CHECK_EQ(f.code, PPPOE_CODE_PADT);
+	CHECK_EQ(f.session_id, sid);
+	CHECK_MEM(f.dst, client_mac, 6);
+	CHECK_MEM(f.src, ac_mac, 6);
+	pump(&client, &cp, &ac, &ap, 1000);
+	CHECK_EQ(cp.client_events[DISC_EV_SESSION_DOWN], 1);
+	CHECK(strcmp(cp.last_client_ev.message,
+		     "PADT Generic-Error: " DISC_AC_UNKNOWN_SESSION_TEXT) == 0);
+	CHECK_EQ(disc_client_state(&client), DISC_CLIENT_IDLE);
+
+	/* Never to a group address, nor for ids no session has. */
+	CHECK_EQ(disc_ac_unknown_session(&ac, 1000, mcast, sid), -EINVAL);
+	CHECK_EQ(disc_ac_unknown_session(&ac, 1000, rogue_mac, 0), -EINVAL);
+	CHECK_EQ(disc_ac_unknown_session(&ac, 1000, rogue_mac, 0xffff), -EINVAL);
+	CHECK_EQ(ap.total, 1);
+
+	/* A flood of random ids from one MAC: its burst, then one a second. */
+	for (i = 0; i < 1000; i++)
+		sent += disc_ac_unknown_session(&ac, 1000, rogue_mac, (uint16_t)(i + 1)) == 0;
+	CHECK_EQ(sent, DISC_AC_PADT_RATE_PER_MAC * 5);
+	CHECK_EQ(disc_ac_unknown_session(&ac, 2000, rogue_mac, 7), 0);
+	CHECK_EQ(disc_ac_unknown_session(&ac, 2000, rogue_mac, 7), -EAGAIN);
+	CHECK_EQ(ac.padt_unknown_session, 1 + sent + 1);
+	CHECK_EQ(ac.padt_unknown_session_limited, 1000 - sent + 1);
+	/* The PADI budget of that MAC is its own. */
+	CHECK_EQ(padi_from(rogue_mac, 2000), 0);
+
+	/* Random MACs: the global burst (2 s worth), then the rate. */
+	CHECK_EQ(setup_ac(&ac, &ap, &acfg, 44), 0);
+	sent = 0;
+	for (i = 0; i < 3 * DISC_AC_PADT_RATE; i++) {
+		uint8_t mac[6] = { 0x02, 0x44, 0, 0, (uint8_t)(i >> 8), (uint8_t)i };
+
+		sent += disc_ac_unknown_session(&ac, 5000, mac, 1) == 0;
+	}
+	CHECK_EQ(sent, 2 * DISC_AC_PADT_RATE);
+	CHECK_EQ(ac.padt_unknown_session_limited, DISC_AC_PADT_RATE);
+	/* Discovery is still answered: the PADI limit did not pay for those. */
+	CHECK_EQ(padi_from(client_mac, 5000), 0);
 }
 
 TEST(ac_rejects_unexpected)
@@ -1712,6 +1776,7 @@ int main(void)
 	RUN(client_stop_and_state_names);
 	RUN(padi_rate_limit_per_mac);
 	RUN(padi_rate_limit_global);
+	RUN(ac_padt_for_unknown_session);
 	RUN(padi_rate_limit_one_mac_not_others);
 	RUN(padi_rate_limit_many_macs_served);
 	RUN(padi_rate_limit_table_evicts_oldest);

@@ -79,7 +79,12 @@ struct client {
 	char fatal_pending[160];		 /* non-empty: close the link for this reason */
 	bool stop_requested;
 
-	unsigned int failures;		/* consecutive attempts that never reached IPCP */
+	/*
+	 * pppd's unsuccess: consecutive attempts that never reached IPCP. attempt_up says the
+	 * current one did (pppd's np_up()); the phase cannot, IPV4_DOWN precedes LINK_DOWN.
+	 */
+	unsigned int failures;
+	bool attempt_up;
 	unsigned int sessions_up_total; /* sessions that reached IPCP */
 	int exit_code;
 	char last_error[256];
@@ -327,6 +332,7 @@ static void ipv4_up(struct client *c, uint64_t now)
 	c->up_since_ms = now;
 	c->setup_ms = now - c->attempt_start_ms;
 	c->failures = 0;
+	c->attempt_up = true;
 	c->sessions_up_total++;
 	c->last_error[0] = '\0';
 	pxp_info("session %u up on %s in %" PRIu64 " ms: %s peer %s, MTU %u", c->sess.session_id,
@@ -551,6 +557,7 @@ static int start_attempt(struct client *c, uint64_t now)
 	};
 	int err;
 
+	c->attempt_up = false; /* a new attempt, failed until IPCP opens */
 	memcpy(cfg.local_mac, c->sh.disc_sock.mac, PXP_ETH_ALEN);
 	memcpy(cfg.ac_mac, c->o->ac_mac, PXP_ETH_ALEN);
 	err = disc_client_init(&c->disc, &cfg, &ops);
@@ -602,7 +609,7 @@ static void session_end(struct client *c, uint64_t now)
 }
 
 /* One attempt or session is over: retry after holdoff, or end the daemon. */
-static void attempt_over(struct client *c, uint64_t now, bool was_up, int code, const char *why)
+static void attempt_over(struct client *c, uint64_t now, int code, const char *why)
 {
 	bool retry;
 
@@ -612,7 +619,7 @@ static void attempt_over(struct client *c, uint64_t now, bool was_up, int code, 
 		daemon_notify(&c->notify_fd, PXP_EXIT_SIGNAL, "stopped before the session was up");
 		return;
 	}
-	if (!was_up)
+	if (!c->attempt_up)
 		c->failures++;
 	snprintf(c->last_error, sizeof(c->last_error), "%s", why);
 	retry = c->o->persist && (!c->o->maxfail || c->failures < c->o->maxfail);
@@ -652,12 +659,11 @@ static void process_pending(struct client *c, uint64_t now)
 			snprintf(why, sizeof(why), "%s", c->fatal_pending);
 			c->fatal_pending[0] = '\0';
 			session_end(c, now);
-			attempt_over(c, now, false, PXP_EXIT_FATAL, why);
+			attempt_over(c, now, PXP_EXIT_FATAL, why);
 			return;
 		}
 	}
 	if (c->link_down_pending) {
-		bool was_up = c->phase == PHASE_UP;
 		enum ppp_down_reason reason = c->link_down_reason;
 		/* Room for every part whole: the reason, the user's note and the AC's PADT text. */
 		char why[sizeof(c->o->user) + sizeof(c->padt_text) + 128];
@@ -682,7 +688,7 @@ static void process_pending(struct client *c, uint64_t now)
 			code = exit_code_for(reason);
 		}
 		session_end(c, now);
-		attempt_over(c, now, was_up, code, why);
+		attempt_over(c, now, code, why);
 	}
 	if (c->disc_failed_pending) {
 		char why[sizeof(c->disc_failure) + 64];
@@ -690,13 +696,13 @@ static void process_pending(struct client *c, uint64_t now)
 		c->disc_failed_pending = false;
 		snprintf(why, sizeof(why), "discovery on %s failed: %s", c->o->iface,
 			 c->disc_failure);
-		attempt_over(c, now, false, PXP_EXIT_NO_PADO, why);
+		attempt_over(c, now, PXP_EXIT_NO_PADO, why);
 	}
 	if (c->phase == PHASE_HOLDOFF && now >= c->holdoff_until_ms) {
 		int err = start_attempt(c, now);
 
 		if (err)
-			attempt_over(c, now, false, PXP_EXIT_FATAL, "cannot start discovery");
+			attempt_over(c, now, PXP_EXIT_FATAL, "cannot start discovery");
 	}
 }
 

@@ -532,6 +532,16 @@ static void disc_input(struct session_shell *sh, uint64_t now, const uint8_t *fr
 		disc_ac_input(srv->ac, now, frame, len);
 }
 
+/* A frame of a session we do not have (we restarted, or it ended here): PADT, rate-limited. */
+static void unknown_session(struct session_shell *sh, uint64_t now, const uint8_t *peer_mac,
+			    uint16_t session_id)
+{
+	struct server *srv = server_of(sh);
+
+	if (!srv->stopping)
+		disc_ac_unknown_session(srv->ac, now, peer_mac, session_id);
+}
+
 static void shell_process_pending(struct session_shell *sh, uint64_t now)
 {
 	(void)now;
@@ -572,6 +582,9 @@ static void write_status(struct session_shell *sh, FILE *out, bool json)
 	status_u64(&w, "auth_failures", srv->auth_failures);
 	status_u64(&w, "pool_exhausted", srv->pool_exhausted);
 	status_u64(&w, "setup_errors", srv->setup_errors);
+	/* PADTs for frames of sessions we do not have, and those the rate limit left out. */
+	status_u64(&w, "padt_unknown_session", srv->ac->padt_unknown_session);
+	status_u64(&w, "padt_unknown_session_limited", srv->ac->padt_unknown_session_limited);
 	status_array_begin(&w, "sessions");
 	for (i = 0; i < srv->o->max_sessions; i++) {
 		struct srv_session *s = srv->sessions[i];
@@ -617,6 +630,7 @@ static const struct shell_role server_role = {
 	.name = "server",
 	.session_at = session_at,
 	.disc_input = disc_input,
+	.unknown_session = unknown_session,
 	.process_pending = shell_process_pending,
 	.state = state_name,
 	.write_status = write_status,

@@ -291,7 +291,10 @@ static void ppp_rearm(struct shell_session *s)
 		     s->ppp_active ? ppp_deadline(&s->ppp) : UINT64_MAX);
 }
 
-/* A session frame to its PPP link; the data path keeps IPv4 and IPv6 off this socket. */
+/*
+ * A session frame to its PPP link; the data path keeps IPv4 and IPv6 of known sessions off
+ * this socket (its WAN program passes other sessions' frames to the stack, and so here).
+ */
 static void sess_frame(struct session_shell *sh, const uint8_t *frame, size_t len)
 {
 	enum session_drop_reason reason;
@@ -309,6 +312,9 @@ static void sess_frame(struct session_shell *sh, const uint8_t *frame, size_t le
 	s = shell_find_session(sh, f.session_id, f.src);
 	if (!s || !s->ppp_active) {
 		sh->session_drops[SESSION_DROP_UNKNOWN]++;
+		/* One that is ours but not running yet or any more gets its PADT as it ends. */
+		if (!s && sh->role->unknown_session)
+			sh->role->unknown_session(sh, ev_now_ms(), f.src, f.session_id);
 		return;
 	}
 	sh->session_rx++;

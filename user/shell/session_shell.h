@@ -60,6 +60,12 @@ struct shell_role {
 	/* A discovery frame (0x8863) for the role's discovery core. */
 	void (*disc_input)(struct session_shell *sh, uint64_t now, const uint8_t *frame,
 			   size_t len);
+	/*
+	 * A well-formed session frame to our MAC from (peer_mac, session_id), which no session
+	 * of the role's has (counted as unknown-session); NULL to only count it.
+	 */
+	void (*unknown_session)(struct session_shell *sh, uint64_t now, const uint8_t *peer_mac,
+				uint16_t session_id);
 	/* Acts on what core callbacks recorded; called after every frame read. */
 	void (*process_pending)(struct session_shell *sh, uint64_t now);
 	/* The state word of status and stats: "up", "negotiating", "running", ... */
