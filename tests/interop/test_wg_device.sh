@@ -12,7 +12,9 @@
 # `wg show dump` and `wg showconf` of the same configuration compared with wireguard-go's,
 # wg-quick up/down with WG_QUICK_USERSPACE_IMPLEMENTATION=build/pppoe-xp-wg, and hostile
 # input (garbage, replays, a handshake flood that puts us under load) counted in our drops
-# while the real peer keeps working; and the tunnel inside one of our PPPoE sessions:
+# while the real peer keeps working; a restart with the wall clock a year behind (a router
+# without an RTC) that still completes a handshake, thanks to the stamp file (wgr<pid> and
+# wgs<pid>, 10.224.0.1/.2, ports 51830/51831); and the tunnel inside one of our PPPoE sessions:
 #
 #   us usp0 ======== PPPoE ======== gop0 go
 #      pxp0 100.64.9.x (pppoe-xp up)     100.64.9.1 (pppoe-xp server)
@@ -26,6 +28,7 @@ WG_US=wgu$$
 WG_GO=wgg$$
 PXP_WG=${PXP_WG:-$(dirname "$PXP_BIN")/pppoe-xp-wg}
 HOSTILE=$PXP_ROOT/tests/interop/wg_hostile.py
+CLOCK_BACK=${PXP_CLOCK_BACK_SO:-$(dirname "$PXP_BIN")/tests/interop/clock_back.so}
 KEYS=$PXP_TMP/keys
 RUN_DIR=${PPPOE_XP_RUN_DIR:-/run/pppoe-xp}
 
@@ -256,6 +259,57 @@ test_hostile() {
 	kill -0 "$US_PID" || fail "the device died"
 }
 
+# stamp_dev DIR [SECONDS]: our device wgr<pid> with its key, state in DIR and its wall clock
+# SECONDS behind (clock_back.so); configured as wireguard-go's second peer. Pid in STAMP_PID.
+stamp_dev() {
+	local r=wgr$$ pre=()
+	[ -n "${2:-}" ] && pre=(LD_PRELOAD="$CLOCK_BACK" PXP_CLOCK_BACK_S="$2")
+	us env "${pre[@]}" PPPOE_XP_RUN_DIR="$RUN_DIR" PPPOE_XP_STATE_DIR="$1" "$PXP_BIN" wg "$r" \
+		>"$PXP_TMP/stamp.start" 2>&1 || fail "$r did not start: $(cat "$PXP_TMP/stamp.start")" ||
+		return
+	STAMP_PID=$(sock_pid "$r")
+	on_cleanup "kill $STAMP_PID 2>/dev/null"
+	us wg set "$r" private-key "$KEYS/r.key" listen-port 51830 peer "$(cat "$KEYS/go.pub")" \
+		allowed-ips 10.224.0.2/32 endpoint 10.221.0.2:51831 &&
+		ip -n "$NS_US" addr add 10.224.0.1/24 dev "$r" && ip -n "$NS_US" link set "$r" up ||
+		fail "cannot configure $r"
+}
+
+# A router without an RTC: our device completes a handshake with wireguard-go (which keeps
+# the greatest stamp it has seen from our key), dies by kill -9 and comes back with its wall
+# clock a year behind, and still completes one; with its state file gone it would not
+# (wireguard-go logs the stale initiation as invalid: the control).
+test_stamp_after_restart() {
+	local g=wgs$$ state=$PXP_TMP/state files mode
+	[ -r "$CLOCK_BACK" ] || fail "$CLOCK_BACK is missing (run make)" || return
+	wg genkey >"$KEYS/r.key" || return
+	LOG_LEVEL=verbose WG_PROCESS_FOREGROUND=1 go wireguard-go "$g" >"$PXP_TMP/go-stamp.log" 2>&1 &
+	on_cleanup "kill $!; rm -f /var/run/wireguard/$g.sock"
+	wait_for 10 go wg show "$g" || fail "wireguard-go $g did not start" || return
+	go wg set "$g" private-key "$KEYS/go.key" listen-port 51831 \
+		peer "$(wg pubkey <"$KEYS/r.key")" allowed-ips 10.224.0.1/32 &&
+		ip -n "$NS_GO" addr add 10.224.0.2/24 dev "$g" && ip -n "$NS_GO" link set "$g" up ||
+		fail "cannot configure $g" || return
+	stamp_dev "$state" && ping_ok "$NS_US" 10.224.0.2 || return
+	files=$(ls "$state")
+	[[ $files =~ ^wg-[0-9a-f]{32}\.stamp$ ]] || fail "state dir holds '$files'" || return
+	mode=$(stat -c %a "$state/$files")
+	[ "$mode" = 600 ] || fail "$files has mode $mode" || return
+	kill9_and_wait "$STAMP_PID" || fail "our device outlived kill -9" || return
+	stamp_dev "$state" $((365 * 86400)) && ping_ok "$NS_US" 10.224.0.2 ||
+		fail "no handshake after a restart with the clock back: $(tail -n 2 "$PXP_TMP/go-stamp.log")" ||
+		return
+	# The control: the same without the file.
+	kill9_and_wait "$STAMP_PID" || fail "our device outlived kill -9" || return
+	: >"$PXP_TMP/go-stamp.log"
+	stamp_dev "$PXP_TMP/state-empty" $((365 * 86400)) || return
+	us ping -c 1 -W 1 10.224.0.2 >/dev/null 2>&1
+	wait_for 10 grep -q "invalid initiation" "$PXP_TMP/go-stamp.log" ||
+		fail "the control: wireguard-go took a stale stamp (no 'invalid initiation' logged)" ||
+		return
+	kill9_and_wait "$STAMP_PID"
+}
+
 # One set=1 that adds a peer (whose keepalive starts a handshake at once) and removes it:
 # the message queued to it goes out before the peer is freed (the san build checks).
 test_set_then_remove() {
@@ -360,6 +414,7 @@ case_ wg_device/ipv6_endpoint test_ipv6_endpoint
 case_ wg_device/roaming test_roaming
 case_ wg_device/hostile test_hostile
 case_ wg_device/in_pppoe_session test_in_pppoe_session
+case_ wg_device/stamp_after_restart test_stamp_after_restart
 case_ wg_device/set_then_remove test_set_then_remove
 case_ wg_device/second_instance test_second_instance
 case_ wg_device/wg_quick test_wg_quick

@@ -15,6 +15,7 @@
 #include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <linux/if_tun.h>
 #include <netinet/in.h>
 #include <signal.h>
@@ -40,6 +41,7 @@
 #include "run_dir.h"
 #include "uapi.h"
 #include "wg_device.h"
+#include "wg_stamp.h"
 #include "wg_timers.h"
 
 #define BATCH	       32
@@ -131,7 +133,9 @@ struct wg_device {
 	struct wg_noise_local local;
 	uint16_t listen_port;
 	uint32_t fwmark;
-	uint8_t last_stamp[WG_TAI64N_LEN];
+	struct wg_stamp stamp; /* the private key's handshake stamps */
+	char stamp_path[PATH_MAX];
+	bool stamp_warned; /* the stamp file could not be written; said once */
 
 	struct peer *peers;
 	size_t n_peers;
@@ -474,10 +478,103 @@ static bool send_staged(struct wg_device *d, struct peer *p)
 	return true;
 }
 
+/* ---- handshake stamps across restarts (wg_stamp.h) ------------------------------- */
+
+/* The private key's stamp file read: its bound, or none (missing or unreadable). */
+static void stamp_load(struct wg_device *d)
+{
+	char name[WG_STAMP_NAME_LEN], text[WG_STAMP_TEXT_LEN + 1];
+	uint8_t bound[WG_TAI64N_LEN];
+	const char *why = NULL;
+	ssize_t n;
+	int fd;
+
+	wg_stamp_file_name(name, d->local.key.pub);
+	snprintf(d->stamp_path, sizeof(d->stamp_path), "%s/%s", d->s->state_dir, name);
+	d->stamp_warned = false;
+	wg_stamp_start(&d->stamp, NULL);
+	fd = open(d->stamp_path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+	if (fd < 0) {
+		if (errno != ENOENT)
+			pxp_warn("%s: cannot read %s: %s; handshake stamps start from the clock",
+				 d->s->ifname, d->stamp_path, strerror(errno));
+		return;
+	}
+	n = read(fd, text, sizeof(text));
+	close(fd);
+	if (n < 0)
+		why = strerror(errno);
+	else if (wg_stamp_parse(text, (size_t)n, bound, &why) == 0)
+		wg_stamp_start(&d->stamp, bound);
+	if (why)
+		pxp_warn("%s: %s: %s; handshake stamps start from the clock", d->s->ifname,
+			 d->stamp_path, why);
+}
+
+/* bound into the stamp file, atomically and on disk before the stamp past it is sent. */
+static int stamp_save(struct wg_device *d, const uint8_t bound[WG_TAI64N_LEN])
+{
+	char tmp[sizeof(d->stamp_path) + 4], text[WG_STAMP_TEXT_LEN];
+	int fd, dir, err = 0;
+	ssize_t n;
+
+	if (mkdir(d->s->state_dir, 0700) && errno != EEXIST)
+		return -errno;
+	snprintf(tmp, sizeof(tmp), "%s.new", d->stamp_path);
+	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0600);
+	if (fd < 0)
+		return -errno;
+	wg_stamp_format(text, bound);
+	n = write(fd, text, sizeof(text));
+	if (n != (ssize_t)sizeof(text))
+		err = n < 0 ? -errno : -ENOSPC;
+	else if (fsync(fd))
+		err = -errno;
+	if (close(fd) && !err)
+		err = -errno;
+	if (!err && rename(tmp, d->stamp_path))
+		err = -errno;
+	if (err) {
+		unlink(tmp);
+		return err;
+	}
+	/* The rename itself on disk: a power cut must not bring the old bound back. */
+	dir = open(d->s->state_dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (dir >= 0) {
+		fsync(dir);
+		close(dir);
+	}
+	return 0;
+}
+
+/* The stamp for an initiation: greater than every one this key sent, restarts included. */
+static void stamp_take(struct wg_device *d, uint8_t out[WG_TAI64N_LEN])
+{
+	uint8_t want[WG_TAI64N_LEN];
+	struct timespec wall;
+	int err;
+
+	clock_gettime(CLOCK_REALTIME, &wall);
+	wg_stamp_next(&d->stamp, out, (uint64_t)wall.tv_sec, (uint32_t)wall.tv_nsec);
+	if (!wg_stamp_bound_needed(&d->stamp, want))
+		return;
+	err = stamp_save(d, want);
+	if (!err) {
+		memcpy(d->stamp.bound, want, sizeof(want));
+		d->stamp_warned = false;
+	} else if (!d->stamp_warned) {
+		/* Sent anyway: a handshake now matters more than one after a reboot. */
+		pxp_warn("%s: cannot keep the handshake stamp in %s: %s; after a restart with the "
+			 "clock behind, peers ignore this key until the clock passes it",
+			 d->s->ifname, d->stamp_path, strerror(-err));
+		d->stamp_warned = true;
+	}
+}
+
 static void send_initiation(struct wg_device *d, struct peer *p)
 {
+	uint8_t stamp[WG_TAI64N_LEN];
 	struct wg_msg_initiation *msg;
-	struct timespec wall;
 	unsigned int i;
 
 	if (!d->has_key) {
@@ -488,12 +585,11 @@ static void send_initiation(struct wg_device *d, struct peer *p)
 		drop(d, DEV_DROP_no_endpoint);
 		return;
 	}
-	clock_gettime(CLOCK_REALTIME, &wall);
-	wg_tai64n_next(d->last_stamp, d->last_stamp, (uint64_t)wall.tv_sec, (uint32_t)wall.tv_nsec);
+	stamp_take(d, stamp);
 	wg_handshake_clear(&p->hs);
 	msg = (struct wg_msg_initiation *)tx_slot(d, p, &i);
-	if (wg_initiation_create(msg, &p->hs, &d->local, &p->noise, d->last_stamp, new_index(d),
-				 os_rng, NULL, now_ns())) {
+	if (wg_initiation_create(msg, &p->hs, &d->local, &p->noise, stamp, new_index(d), os_rng,
+				 NULL, now_ns())) {
 		d->core_drops[WG_DROP_INTERNAL]++;
 		return;
 	}
@@ -1173,6 +1269,7 @@ static int apply_set(struct wg_device *d, const struct uapi_set *cfg)
 					return err;
 				memcpy(d->private_key, cfg->private_key, WG_KEY_LEN);
 				d->has_key = true;
+				stamp_load(d);
 				/* A peer with our new public key goes, as in wireguard-go. */
 				struct peer *self = peer_by_pub(d, d->local.key.pub);
 

@@ -45,6 +45,7 @@
 struct wg_device_settings {
 	char ifname[IF_NAMESIZE];
 	unsigned int mtu;
+	const char *state_dir; /* the handshake stamps' files (wg_stamp.h) */
 	bool foreground;
 	enum pxp_log_level log_level;
 };
