@@ -14,7 +14,8 @@
 # input (garbage, replays, a handshake flood that puts us under load) counted in our drops
 # while the real peer keeps working; a restart with the wall clock a year behind (a router
 # without an RTC) that still completes a handshake, thanks to the stamp file (wgr<pid> and
-# wgs<pid>, 10.224.0.1/.2, ports 51830/51831); and the tunnel inside one of our PPPoE sessions:
+# wgs<pid>, 10.224.0.1/.2, ports 51830/51831); a host without IPv6 (namespace v4, the
+# IPv4-only fallback); and the tunnel inside one of our PPPoE sessions:
 #
 #   us usp0 ======== PPPoE ======== gop0 go
 #      pxp0 100.64.9.x (pppoe-xp up)     100.64.9.1 (pppoe-xp server)
@@ -29,8 +30,11 @@ WG_GO=wgg$$
 PXP_WG=${PXP_WG:-$(dirname "$PXP_BIN")/pppoe-xp-wg}
 HOSTILE=$PXP_ROOT/tests/interop/wg_hostile.py
 CLOCK_BACK=${PXP_CLOCK_BACK_SO:-$(dirname "$PXP_BIN")/tests/interop/clock_back.so}
+NO_IPV6=${PXP_NO_IPV6_SO:-$(dirname "$PXP_BIN")/tests/interop/no_ipv6.so}
 KEYS=$PXP_TMP/keys
 RUN_DIR=${PPPOE_XP_RUN_DIR:-/run/pppoe-xp}
+# Our devices keep their handshake stamps here, not in the host's STATE_DIR.
+export PPPOE_XP_STATE_DIR=$PXP_TMP/state-default
 
 missing=$(require_cmds ip ping wg wg-quick wireguard-go iperf3 tcpdump python3) || {
 	skip_test wg_device "missing commands:$missing (make deps installs them)"
@@ -310,6 +314,46 @@ test_stamp_after_restart() {
 	kill9_and_wait "$STAMP_PID"
 }
 
+# A host without IPv6: a third namespace with IPv6 disabled (disable_ipv6=1) and our device
+# seeing socket(AF_INET6) fail with EAFNOSUPPORT (no_ipv6.so, as under ipv6.disable=1). It
+# falls back to an IPv4 socket, as wireguard-go does, and handshakes with wireguard-go from
+# each side:
+#   v4 v40 10.226.0.1 ---- gv40 10.226.0.2 go;  wgv<pid> 10.222.0.5 <-> wgg<pid> 10.222.0.2
+test_ipv4_only() {
+	local ns=${PXP_NS_PREFIX}v4 v=wgv$$ pub
+	[ -r "$NO_IPV6" ] || fail "$NO_IPV6 is missing (run make)" || return
+	ip netns add "$ns" && on_cleanup "ip netns del $ns" &&
+		ip netns exec "$ns" sysctl -qw net.ipv6.conf.all.disable_ipv6=1 \
+			net.ipv6.conf.default.disable_ipv6=1 &&
+		_veth "$ns" v40 "$NS_GO" gv40 && ip -n "$ns" addr add 10.226.0.1/24 dev v40 &&
+		ip -n "$NS_GO" addr add 10.226.0.2/24 dev gv40 || fail "no third namespace" || return
+	wg genkey >"$KEYS/v.key" && pub=$(wg pubkey <"$KEYS/v.key") || return
+	ip netns exec "$ns" env LD_PRELOAD="$NO_IPV6" PPPOE_XP_RUN_DIR="$RUN_DIR" \
+		"$PXP_BIN" wg "$v" --foreground >"$PXP_TMP/v4.log" 2>&1 &
+	on_cleanup "kill $! 2>/dev/null"
+	wait_for 10 ip netns exec "$ns" wg show "$v" ||
+		fail "the device did not start: $(tail -n 3 "$PXP_TMP/v4.log")" || return
+	grep -q "IPv4 only" "$PXP_TMP/v4.log" || fail "no fallback logged: $(cat "$PXP_TMP/v4.log")" ||
+		return
+	ip netns exec "$ns" wg set "$v" private-key "$KEYS/v.key" listen-port 51840 \
+		peer "$(cat "$KEYS/go.pub")" allowed-ips 10.222.0.2/32 endpoint 10.226.0.2:51820 &&
+		ip -n "$ns" addr add 10.222.0.5/24 dev "$v" && ip -n "$ns" link set "$v" up &&
+		go wg set "$WG_GO" peer "$pub" allowed-ips 10.222.0.5/32 ||
+		fail "cannot configure $v" || return
+	on_cleanup "ip netns exec $NS_GO wg set $WG_GO peer $pub remove"
+	# The rebind to the listen port stays IPv4 too.
+	ip netns exec "$ns" ss -uln | grep -q '0\.0\.0\.0:51840 ' ||
+		fail "no IPv4 socket on 51840: $(ip netns exec "$ns" ss -uln | tr '\n' ' ')" || return
+	ping_ok "$ns" 10.222.0.2 && ping_ok "$NS_GO" 10.222.0.5 || return
+	# From wireguard-go's side: both ends forget the session, it initiates.
+	ip netns exec "$ns" wg set "$v" peer "$(cat "$KEYS/go.pub")" remove &&
+		ip netns exec "$ns" wg set "$v" peer "$(cat "$KEYS/go.pub")" allowed-ips 10.222.0.2/32 &&
+		go wg set "$WG_GO" peer "$pub" remove &&
+		go wg set "$WG_GO" peer "$pub" allowed-ips 10.222.0.5/32 endpoint 10.226.0.1:51840 ||
+		return
+	ping_ok "$NS_GO" 10.222.0.5 && ping_ok "$ns" 10.222.0.2
+}
+
 # One set=1 that adds a peer (whose keepalive starts a handshake at once) and removes it:
 # the message queued to it goes out before the peer is freed (the san build checks).
 test_set_then_remove() {
@@ -411,6 +455,7 @@ case_ wg_device/iperf_both_ways test_iperf_both_ways
 case_ wg_device/dump_matches_go test_dump_matches_go
 case_ wg_device/persistent_keepalive test_persistent_keepalive
 case_ wg_device/ipv6_endpoint test_ipv6_endpoint
+case_ wg_device/ipv4_only test_ipv4_only
 case_ wg_device/roaming test_roaming
 case_ wg_device/hostile test_hostile
 case_ wg_device/in_pppoe_session test_in_pppoe_session

@@ -109,10 +109,16 @@ struct uapi_client {
 	struct uapi_client *next;
 };
 
+/* A destination as the socket takes it: IPv6 (v4-mapped too), or IPv4 on an IPv4-only host. */
+union udp_addr {
+	struct sockaddr_in6 v6;
+	struct sockaddr_in v4;
+};
+
 struct tx_batch {
 	struct mmsghdr msg[BATCH];
 	struct iovec iov[BATCH];
-	struct sockaddr_in6 to[BATCH];
+	union udp_addr to[BATCH];
 	struct peer *peer[BATCH];
 	uint8_t buf[BATCH][PKT_BUF];
 	unsigned int n;
@@ -123,6 +129,7 @@ struct wg_device {
 	struct ev_loop loop;
 	struct ev_handler tun_h, udp_h, uapi_h;
 	int tun_fd, udp_fd, uapi_fd, ctl_fd;
+	int udp_family; /* AF_INET6 (dual-stack), or AF_INET where the host has no IPv6 */
 	char sock_path[sizeof(((struct sockaddr_un *)0)->sun_path)];
 	char stats_path[256];
 	bool tun_gone;
@@ -380,20 +387,54 @@ static uint8_t *tx_slot(struct wg_device *d, struct peer *p, unsigned int *i)
 	if (t->n == BATCH)
 		tx_flush(d);
 	*i = t->n;
-	t->to[*i] = p->endpoint;
 	t->peer[*i] = p;
 	return t->buf[*i];
+}
+
+/*
+ * to as the socket takes it, into out; its length, or 0 for an IPv6 destination on an
+ * IPv4-only socket (counted).
+ */
+static socklen_t udp_addr_out(struct wg_device *d, const struct sockaddr_in6 *to,
+			      union udp_addr *out)
+{
+	if (d->udp_family == AF_INET6) {
+		out->v6 = *to;
+		return sizeof(out->v6);
+	}
+	if (!IN6_IS_ADDR_V4MAPPED(&to->sin6_addr)) {
+		drop(d, DEV_DROP_no_ipv6);
+		return 0;
+	}
+	out->v4 = (struct sockaddr_in){ .sin_family = AF_INET, .sin_port = to->sin6_port };
+	memcpy(&out->v4.sin_addr, to->sin6_addr.s6_addr + 12, 4);
+	return sizeof(out->v4);
+}
+
+/* A source from an IPv4-only socket as everything else keeps it: v4-mapped. */
+static void udp_addr_in(struct sockaddr_in6 *from)
+{
+	struct sockaddr_in v4;
+
+	if (from->sin6_family != AF_INET)
+		return;
+	memcpy(&v4, from, sizeof(v4));
+	*from = (struct sockaddr_in6){ .sin6_family = AF_INET6, .sin6_port = v4.sin_port };
+	from->sin6_addr.s6_addr[10] = from->sin6_addr.s6_addr[11] = 0xff;
+	memcpy(from->sin6_addr.s6_addr + 12, &v4.sin_addr, 4);
 }
 
 static void tx_commit(struct wg_device *d, unsigned int i, size_t len)
 {
 	struct tx_batch *t = &d->tx;
+	socklen_t alen = udp_addr_out(d, &t->peer[i]->endpoint, &t->to[i]);
 
+	if (!alen)
+		return; /* the slot stays free */
 	t->iov[i] = (struct iovec){ .iov_base = t->buf[i], .iov_len = len };
-	t->msg[i].msg_hdr = (struct msghdr){ .msg_name = &t->to[i],
-					     .msg_namelen = sizeof(t->to[i]),
-					     .msg_iov = &t->iov[i],
-					     .msg_iovlen = 1 };
+	t->msg[i].msg_hdr = (struct msghdr){
+		.msg_name = &t->to[i], .msg_namelen = alen, .msg_iov = &t->iov[i], .msg_iovlen = 1
+	};
 	t->n = i + 1;
 }
 
@@ -730,10 +771,14 @@ static void send_cookie_reply(struct wg_device *d, const void *msg, size_t len,
 			      const struct sockaddr_in6 *to, const struct wg_cookie_ctx *c)
 {
 	struct wg_msg_cookie_reply r;
+	union udp_addr a;
+	socklen_t alen;
 
-	if (wg_cookie_reply_create(&r, &d->local, msg, len, c) == 0)
-		sendto(d->udp_fd, &r, sizeof(r), MSG_DONTWAIT, (const struct sockaddr *)to,
-		       sizeof(*to));
+	if (wg_cookie_reply_create(&r, &d->local, msg, len, c))
+		return;
+	alen = udp_addr_out(d, to, &a);
+	if (alen)
+		sendto(d->udp_fd, &r, sizeof(r), MSG_DONTWAIT, (const struct sockaddr *)&a, alen);
 }
 
 /* A handshake message from under load: the cookie path, or rate-limited. */
@@ -970,6 +1015,7 @@ static void udp_ready(struct ev_handler *h, uint32_t events)
 		enum wg_message_type type;
 		enum wg_drop r;
 
+		udp_addr_in(&d->rx_from[i]);
 		if (d->rx_msg[i].msg_hdr.msg_flags & MSG_TRUNC) {
 			drop(d, DEV_DROP_truncated);
 			continue;
@@ -1036,14 +1082,24 @@ static void mtu_refresh(struct wg_device *d)
 		d->mtu = (unsigned int)ifr.ifr_mtu;
 }
 
-/* A UDP socket for IPv4 and IPv6 on port (0: the kernel picks); the fd, or -errno. */
-static int udp_open(uint16_t port, uint32_t fwmark, uint16_t *bound)
+/*
+ * A UDP socket on port (0: the kernel picks) of family AF_INET6 (IPv4 and IPv6, V6ONLY off)
+ * or AF_INET; the fd, or -errno.
+ */
+static int udp_open_family(int family, uint16_t port, uint32_t fwmark, uint16_t *bound)
 {
-	struct sockaddr_in6 a = { .sin6_family = AF_INET6, .sin6_port = htons(port) };
-	socklen_t alen = sizeof(a);
+	union udp_addr a = { 0 };
+	socklen_t alen;
 	int fd, off = 0, bufsize = UDP_BUF_BYTES, err;
 
-	fd = socket(AF_INET6, SOCK_DGRAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
+	if (family == AF_INET6) {
+		a.v6 = (struct sockaddr_in6){ .sin6_family = AF_INET6, .sin6_port = htons(port) };
+		alen = sizeof(a.v6);
+	} else {
+		a.v4 = (struct sockaddr_in){ .sin_family = AF_INET, .sin_port = htons(port) };
+		alen = sizeof(a.v4);
+	}
+	fd = socket(family, SOCK_DGRAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
 	if (fd < 0)
 		return -errno;
 	/* A burst the loop has not drained yet waits here, not in UdpRcvbufErrors. */
@@ -1051,12 +1107,12 @@ static int udp_open(uint16_t port, uint32_t fwmark, uint16_t *bound)
 		setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &bufsize, sizeof(bufsize));
 	if (setsockopt(fd, SOL_SOCKET, SO_SNDBUFFORCE, &bufsize, sizeof(bufsize)))
 		setsockopt(fd, SOL_SOCKET, SO_SNDBUF, &bufsize, sizeof(bufsize));
-	if (setsockopt(fd, IPPROTO_IPV6, IPV6_V6ONLY, &off, sizeof(off)) ||
+	if ((family == AF_INET6 && setsockopt(fd, IPPROTO_IPV6, IPV6_V6ONLY, &off, sizeof(off))) ||
 	    (fwmark && setsockopt(fd, SOL_SOCKET, SO_MARK, &fwmark, sizeof(fwmark))) ||
-	    bind(fd, (struct sockaddr *)&a, sizeof(a)) ||
-	    getsockname(fd, (struct sockaddr *)&a, &alen))
+	    bind(fd, (struct sockaddr *)&a, alen) || getsockname(fd, (struct sockaddr *)&a, &alen))
 		goto fail;
-	*bound = ntohs(a.sin6_port);
+	/* Both families keep the port at the same place. */
+	*bound = ntohs(family == AF_INET6 ? a.v6.sin6_port : a.v4.sin_port);
 	return fd;
 fail:
 	err = -errno;
@@ -1064,13 +1120,32 @@ fail:
 	return err;
 }
 
+/*
+ * The dual-stack socket, or, on a host without IPv6 (ipv6.disable=1, a kernel built without
+ * it: EAFNOSUPPORT), an IPv4 one, as wireguard-go does. *family says which.
+ */
+static int udp_open(uint16_t port, uint32_t fwmark, uint16_t *bound, int *family)
+{
+	int fd = udp_open_family(AF_INET6, port, fwmark, bound);
+
+	*family = AF_INET6;
+	if (fd != -EAFNOSUPPORT)
+		return fd;
+	*family = AF_INET;
+	return udp_open_family(AF_INET, port, fwmark, bound);
+}
+
 static int udp_rebind(struct wg_device *d, uint16_t port, uint32_t fwmark)
 {
 	uint16_t bound = 0;
-	int fd = udp_open(port, fwmark, &bound);
+	int family, fd = udp_open(port, fwmark, &bound, &family);
 
 	if (fd < 0)
 		return fd;
+	if (family == AF_INET && d->udp_family != AF_INET)
+		pxp_info("%s: no IPv6 on this host (EAFNOSUPPORT): the UDP socket is IPv4 only",
+			 d->s->ifname);
+	d->udp_family = family;
 	if (d->udp_fd >= 0) {
 		ev_loop_del(&d->loop, d->udp_fd);
 		close(d->udp_fd);
