@@ -354,6 +354,45 @@ test_ipv4_only() {
 	ping_ok "$NS_GO" 10.222.0.5 && ping_ok "$ns" 10.222.0.2
 }
 
+# pppoe-xp status --json: the interface and its peer as wg show reads them over the UAPI
+# socket (keys, endpoint, allowed-IPs, latest handshake), bytes both ways, never the private
+# key; `status --json` of all lists it; `pppoe-xp down` on another device ends it.
+test_status_json() {
+	local out t=wgn$$ pid
+	handshaken || peers_fresh || return
+	ping_ok "$NS_US" 10.222.0.2 || return
+	out=$(us env PPPOE_XP_RUN_DIR="$RUN_DIR" "$PXP_BIN" status "$WG_US" --json) ||
+		fail "status $WG_US --json failed: $out" || return
+	grep -qF "$(cat "$KEYS/us.key")" <<<"$out" && fail "status shows the private key" && return
+	python3 - "$out" "$(us wg show "$WG_US" public-key)" "$(cat "$KEYS/go.pub")" \
+		"$(us wg show "$WG_US" dump | awk 'NR == 2 { print $3, $4, $5 }')" \
+		<<-'PY' 2>"$PXP_TMP/status.why" ||
+		import json, sys
+		s, pub, peer, dump = json.loads(sys.argv[1]), sys.argv[2], sys.argv[3], sys.argv[4]
+		endpoint, aips, hs = dump.split()
+		p = s["peers"][0]
+		want = {"role": "wireguard", "state": "up", "public_key": pub, "listen_port": 51820,
+		        "socket": "dual-stack"}
+		bad = [f"{k}={s.get(k)!r}, want {v!r}" for k, v in want.items() if s.get(k) != v]
+		bad += [f"peer {k}={p.get(k)!r}, want {v!r}" for k, v in
+		        {"public_key": peer, "endpoint": endpoint, "allowed_ips": aips.split(","),
+		         "latest_handshake": int(hs)}.items() if p.get(k) != v]
+		if not (p["rx_bytes"] > 0 and p["tx_bytes"] > 0 and 0 <= p["handshake_age_s"] < 180):
+		    bad.append(f"rx {p['rx_bytes']} tx {p['tx_bytes']} age {p['handshake_age_s']}")
+		sys.exit("; ".join(bad) or None)
+	PY
+		fail "status --json differs from wg show: $(cat "$PXP_TMP/status.why")" || return
+	out=$(us env PPPOE_XP_RUN_DIR="$RUN_DIR" "$PXP_BIN" status --json) &&
+		python3 -c 'import json, sys; sys.exit(sys.argv[2] not in [s["iface"] for s in json.loads(sys.argv[1])])' \
+			"$out" "$WG_US" || fail "status --json of all does not list $WG_US: $out" || return
+	PPPOE_XP_RUN_DIR=$RUN_DIR us "$PXP_WG" "$t" >/dev/null 2>&1 || fail "$t did not start" || return
+	pid=$(sock_pid "$t")
+	out=$(us env PPPOE_XP_RUN_DIR="$RUN_DIR" "$PXP_BIN" down "$t" 2>&1) || fail "down $t: $out" ||
+		return
+	wait_for 10 pid_is_gone "$pid" || fail "down did not end the device" || return
+	! ip -n "$NS_US" link show "$t" >/dev/null 2>&1 || fail "the TUN outlived down"
+}
+
 # One set=1 that adds a peer (whose keepalive starts a handshake at once) and removes it:
 # the message queued to it goes out before the peer is freed (the san build checks).
 test_set_then_remove() {
@@ -458,6 +497,7 @@ case_ wg_device/ipv6_endpoint test_ipv6_endpoint
 case_ wg_device/ipv4_only test_ipv4_only
 case_ wg_device/roaming test_roaming
 case_ wg_device/hostile test_hostile
+case_ wg_device/status_json test_status_json
 case_ wg_device/in_pppoe_session test_in_pppoe_session
 case_ wg_device/stamp_after_restart test_stamp_after_restart
 case_ wg_device/set_then_remove test_set_then_remove

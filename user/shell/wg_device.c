@@ -33,12 +33,14 @@
 
 #include "allowed_ips.h"
 #include "container_of.h"
+#include "control.h"
 #include "daemon.h"
 #include "event_loop.h"
 #include "log.h"
 #include "noise.h"
 #include "ratelimit.h"
 #include "run_dir.h"
+#include "status.h"
 #include "uapi.h"
 #include "wg_device.h"
 #include "wg_stamp.h"
@@ -133,6 +135,9 @@ struct wg_device {
 	char sock_path[sizeof(((struct sockaddr_un *)0)->sun_path)];
 	char stats_path[256];
 	bool tun_gone;
+	bool stop; /* `pppoe-xp down IFNAME` */
+	bool has_ctl;
+	struct control_server ctl; /* RUN_DIR/IFNAME.ctl: status, status-json, down */
 	unsigned int mtu;
 
 	bool has_key;
@@ -1649,6 +1654,129 @@ static void log_drops(const struct wg_device *d)
 		pxp_info("%s: drops:%s", d->s->ifname, line);
 }
 
+/* ---- status on the control socket (pppoe-xp status IFNAME [--json]) ------------- */
+
+/* A key as wg(8) shows it: standard base64, 44 characters. */
+static void key_base64(const uint8_t key[WG_KEY_LEN], char out[45])
+{
+	static const char b64[] =
+		"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+	size_t i, o = 0;
+
+	for (i = 0; i + 2 < WG_KEY_LEN; i += 3) {
+		uint32_t v = (uint32_t)key[i] << 16 | (uint32_t)key[i + 1] << 8 | key[i + 2];
+
+		out[o++] = b64[v >> 18];
+		out[o++] = b64[(v >> 12) & 63];
+		out[o++] = b64[(v >> 6) & 63];
+		out[o++] = b64[v & 63];
+	}
+	/* 32 = 30 + 2: the last two bytes and one '='. */
+	uint32_t v = (uint32_t)key[i] << 16 | (uint32_t)key[i + 1] << 8;
+
+	out[o++] = b64[v >> 18];
+	out[o++] = b64[(v >> 12) & 63];
+	out[o++] = b64[(v >> 6) & 63];
+	out[o++] = '=';
+	out[o] = '\0';
+}
+
+static int status_aip(const struct aip_prefix *p, void *ctx)
+{
+	char addr[INET6_ADDRSTRLEN], s[INET6_ADDRSTRLEN + 4];
+
+	inet_ntop(p->family, p->addr, addr, sizeof(addr));
+	snprintf(s, sizeof(s), "%s/%u", addr, p->cidr);
+	status_str(ctx, NULL, s);
+	return 0;
+}
+
+/* What `wg show` shows of the device and each peer, never a private or preshared key. */
+static void write_status(struct wg_device *d, FILE *out, bool json)
+{
+	struct status_writer w;
+	struct timespec wall;
+	char key[45], word[32];
+
+	clock_gettime(CLOCK_REALTIME, &wall);
+	status_begin(&w, out, json);
+	status_str(&w, "iface", d->s->ifname);
+	status_str(&w, "role", "wireguard");
+	status_u64(&w, "pid", (uint64_t)getpid());
+	status_str(&w, "state", d->has_key ? "up" : "no private key");
+	if (d->has_key)
+		key_base64(d->local.key.pub, key);
+	status_str(&w, "public_key", d->has_key ? key : NULL);
+	status_u64(&w, "listen_port", d->listen_port);
+	status_u64(&w, "fwmark", d->fwmark);
+	status_str(&w, "socket", d->udp_family == AF_INET ? "ipv4" : "dual-stack");
+	status_u64(&w, "mtu", d->mtu);
+	status_array_begin(&w, "peers");
+	for (struct peer *p = d->peers; p; p = p->next) {
+		struct uapi_endpoint e;
+		char ep[INET6_ADDRSTRLEN + 8];
+		bool hs = p->last_handshake.tv_sec || p->last_handshake.tv_nsec;
+
+		status_object_begin(&w, NULL);
+		key_base64(p->noise.pub, key);
+		status_str(&w, "public_key", key);
+		if (p->has_endpoint) {
+			endpoint_to_uapi(&p->endpoint, &e);
+			uapi_format_endpoint(&e, ep, sizeof(ep));
+		}
+		status_str(&w, "endpoint", p->has_endpoint ? ep : NULL);
+		status_array_begin(&w, "allowed_ips");
+		allowed_ips_walk(&d->aips, p, status_aip, &w);
+		status_array_end(&w);
+		/* wg show dump's latest-handshake (Unix seconds, 0: never) and its age. */
+		status_u64(&w, "latest_handshake", (uint64_t)p->last_handshake.tv_sec);
+		if (hs && wall.tv_sec >= p->last_handshake.tv_sec)
+			status_u64(&w, "handshake_age_s",
+				   (uint64_t)(wall.tv_sec - p->last_handshake.tv_sec));
+		else
+			status_str(&w, "handshake_age_s", NULL);
+		status_u64(&w, "rx_bytes", p->rx_bytes);
+		status_u64(&w, "tx_bytes", p->tx_bytes);
+		status_u64(&w, "persistent_keepalive", p->st.persistent_keepalive_s);
+		status_object_end(&w);
+	}
+	status_array_end(&w);
+	status_object_begin(&w, "drops");
+	for (int i = 1; i < WG_DROP_COUNT; i++)
+		if (d->core_drops[i])
+			status_u64(&w, drop_word(core_drop_names[i], word), d->core_drops[i]);
+	for (int i = 0; i < DEV_DROP_COUNT; i++)
+		if (d->dev_drops[i])
+			status_u64(&w, dev_drop_names[i], d->dev_drops[i]);
+	status_object_end(&w);
+	status_end(&w);
+}
+
+static void ctl_status(void *ctx, FILE *reply)
+{
+	write_status(ctx, reply, false);
+}
+
+static void ctl_status_json(void *ctx, FILE *reply)
+{
+	write_status(ctx, reply, true);
+}
+
+static void ctl_down(void *ctx, FILE *reply)
+{
+	struct wg_device *d = ctx;
+
+	d->stop = true;
+	fputs("ok\n", reply);
+}
+
+static const struct control_command ctl_commands[] = {
+	{ "status", ctl_status, "the interface and its peers, as wg show" },
+	{ "status-json", ctl_status_json, "the same as one JSON object" },
+	{ "down", ctl_down, "delete the interface and stop" },
+	{ NULL },
+};
+
 static void housekeep(struct wg_device *d, uint64_t now)
 {
 	if (now < d->next_housekeep_ms)
@@ -1725,11 +1853,20 @@ static int device_open(struct wg_device *d, const struct wg_device_settings *s)
 		pxp_err("%s: UAPI socket %s: %s", s->ifname, d->sock_path, strerror(-err));
 		return err;
 	}
+	/* Status is a convenience: the interface works without it (a session on a WAN port
+	 * of the same name holds the socket). */
+	err = control_server_open(&d->ctl, &d->loop, s->ifname, ctl_commands, d);
+	if (err)
+		pxp_warn("%s: no control socket in %s (pppoe-xp status will not list it): %s",
+			 s->ifname, pxp_run_dir(), strerror(-err));
+	d->has_ctl = !err;
 	return 0;
 }
 
 static void device_close(struct wg_device *d)
 {
+	if (d->has_ctl)
+		control_server_close(&d->ctl);
 	while (d->clients)
 		client_close(d->clients);
 	while (d->peers)
@@ -1775,7 +1912,7 @@ int wg_device_run(const struct wg_device_settings *s, int notify_fd)
 	snprintf(msg, sizeof(msg), "%s: WireGuard interface created (UAPI %s)", s->ifname,
 		 d->sock_path);
 	daemon_notify(&notify_fd, PXP_EXIT_OK, msg);
-	while (!d->tun_gone) {
+	while (!d->tun_gone && !d->stop) {
 		uint64_t next;
 
 		housekeep(d, ev_now_ms());
