@@ -316,18 +316,20 @@ test_stamp_after_restart() {
 
 # A host without IPv6: a third namespace with IPv6 disabled (disable_ipv6=1) and our device
 # seeing socket(AF_INET6) fail with EAFNOSUPPORT (no_ipv6.so, as under ipv6.disable=1). It
-# falls back to an IPv4 socket, as wireguard-go does, and handshakes with wireguard-go from
-# each side:
-#   v4 v40 10.226.0.1 ---- gv40 10.226.0.2 go;  wgv<pid> 10.222.0.5 <-> wgg<pid> 10.222.0.2
+# falls back to an IPv4 socket, as wireguard-go does, and handshakes with a wireguard-go of
+# its own from each side:
+#   v4 v40 10.226.0.1 ---- gv40 10.226.0.2 go;  wgv<pid> 10.227.0.1 <-> wgw<pid> 10.227.0.2
 test_ipv4_only() {
-	local ns=${PXP_NS_PREFIX}v4 v=wgv$$ pub
+	local ns=${PXP_NS_PREFIX}v4 v=wgv$$ g=wgw$$ pub gpub
 	[ -r "$NO_IPV6" ] || fail "$NO_IPV6 is missing (run make)" || return
 	ip netns add "$ns" && on_cleanup "ip netns del $ns" &&
 		ip netns exec "$ns" sysctl -qw net.ipv6.conf.all.disable_ipv6=1 \
 			net.ipv6.conf.default.disable_ipv6=1 &&
 		_veth "$ns" v40 "$NS_GO" gv40 && ip -n "$ns" addr add 10.226.0.1/24 dev v40 &&
 		ip -n "$NS_GO" addr add 10.226.0.2/24 dev gv40 || fail "no third namespace" || return
-	wg genkey >"$KEYS/v.key" && pub=$(wg pubkey <"$KEYS/v.key") || return
+	wg genkey >"$KEYS/v.key" && pub=$(wg pubkey <"$KEYS/v.key") &&
+		gpub=$(cat "$KEYS/go.pub") && start_go "$g" || fail "wireguard-go $g did not start" ||
+		return
 	ip netns exec "$ns" env LD_PRELOAD="$NO_IPV6" PPPOE_XP_RUN_DIR="$RUN_DIR" \
 		"$PXP_BIN" wg "$v" --foreground >"$PXP_TMP/v4.log" 2>&1 &
 	on_cleanup "kill $! 2>/dev/null"
@@ -336,22 +338,23 @@ test_ipv4_only() {
 	grep -q "IPv4 only" "$PXP_TMP/v4.log" || fail "no fallback logged: $(cat "$PXP_TMP/v4.log")" ||
 		return
 	ip netns exec "$ns" wg set "$v" private-key "$KEYS/v.key" listen-port 51840 \
-		peer "$(cat "$KEYS/go.pub")" allowed-ips 10.222.0.2/32 endpoint 10.226.0.2:51820 &&
-		ip -n "$ns" addr add 10.222.0.5/24 dev "$v" && ip -n "$ns" link set "$v" up &&
-		go wg set "$WG_GO" peer "$pub" allowed-ips 10.222.0.5/32 ||
-		fail "cannot configure $v" || return
-	on_cleanup "ip netns exec $NS_GO wg set $WG_GO peer $pub remove"
+		peer "$gpub" allowed-ips 10.227.0.2/32 endpoint 10.226.0.2:51841 &&
+		ip -n "$ns" addr add 10.227.0.1/24 dev "$v" && ip -n "$ns" link set "$v" up &&
+		go wg set "$g" private-key "$KEYS/go.key" listen-port 51841 \
+			peer "$pub" allowed-ips 10.227.0.1/32 &&
+		ip -n "$NS_GO" addr add 10.227.0.2/24 dev "$g" && ip -n "$NS_GO" link set "$g" up ||
+		fail "cannot configure $v and $g" || return
 	# The rebind to the listen port stays IPv4 too.
 	ip netns exec "$ns" ss -uln | grep -q '0\.0\.0\.0:51840 ' ||
 		fail "no IPv4 socket on 51840: $(ip netns exec "$ns" ss -uln | tr '\n' ' ')" || return
-	ping_ok "$ns" 10.222.0.2 && ping_ok "$NS_GO" 10.222.0.5 || return
+	ping_ok "$ns" 10.227.0.2 && ping_ok "$NS_GO" 10.227.0.1 || return
 	# From wireguard-go's side: both ends forget the session, it initiates.
-	ip netns exec "$ns" wg set "$v" peer "$(cat "$KEYS/go.pub")" remove &&
-		ip netns exec "$ns" wg set "$v" peer "$(cat "$KEYS/go.pub")" allowed-ips 10.222.0.2/32 &&
-		go wg set "$WG_GO" peer "$pub" remove &&
-		go wg set "$WG_GO" peer "$pub" allowed-ips 10.222.0.5/32 endpoint 10.226.0.1:51840 ||
+	ip netns exec "$ns" wg set "$v" peer "$gpub" remove &&
+		ip netns exec "$ns" wg set "$v" peer "$gpub" allowed-ips 10.227.0.2/32 &&
+		go wg set "$g" peer "$pub" remove &&
+		go wg set "$g" peer "$pub" allowed-ips 10.227.0.1/32 endpoint 10.226.0.1:51840 ||
 		return
-	ping_ok "$NS_GO" 10.222.0.5 && ping_ok "$ns" 10.222.0.2
+	ping_ok "$NS_GO" 10.227.0.1 && ping_ok "$ns" 10.227.0.2
 }
 
 # pppoe-xp status --json: the interface and its peer as wg show reads them over the UAPI
