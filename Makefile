@@ -24,7 +24,8 @@
 # A packager's flags are honoured: CC, AR, CPPFLAGS, CFLAGS, LDFLAGS, PKG_CONFIG, SYSROOT,
 # CLANG and BPFTOOL from the command line or the environment; WERROR=0 drops -Werror;
 # BPF_CPPFLAGS reach the BPF compiles (a toolchain's UAPI headers: -idirafter DIR);
-# RUN_DIR (/run/pppoe-xp) is the daemon's run directory (OpenWrt: /var/run/pppoe-xp).
+# RUN_DIR (/run/pppoe-xp) is the daemon's run directory (OpenWrt: /var/run/pppoe-xp);
+# STATE_DIR (/var/lib/pppoe-xp) what must outlive a reboot (OpenWrt: /etc/pppoe-xp).
 # Cross builds: CROSS=aarch64-linux-gnu (a Debian multiarch triplet) picks that triplet's
 # gcc, ar and pkg-config search path, or override those one by one; BPF objects are the same
 # on every CPU (clang -target bpf, skeletons from the host's bpftool).
@@ -74,9 +75,11 @@ BPFTOOL ?= bpftool
 CLANG_FORMAT ?= clang-format
 PKG_CONFIG ?= pkg-config
 SYSROOT ?=
-# The daemon's run directory (user/common/run_dir.c; the man page says it too).
+# The daemon's run directory and the state that outlives a reboot (user/common/run_dir.c;
+# the man page says them too).
 RUN_DIR ?= /run/pppoe-xp
-RUN_DIR_CFLAGS := -DPXP_RUN_DIR='"$(RUN_DIR)"'
+STATE_DIR ?= /var/lib/pppoe-xp
+RUN_DIR_CFLAGS := -DPXP_RUN_DIR='"$(RUN_DIR)"' -DPXP_STATE_DIR='"$(STATE_DIR)"'
 FUZZ_SECONDS ?= 5
 
 PKGS := libbpf libxdp libnl-3.0 libnl-route-3.0 nettle libcrypto
@@ -226,6 +229,7 @@ $(MAN): dist/pppoe-xp.8.in $(BIN)
 	$(call msg,MAN,$@)
 	$(Q)$(MAN_GEN) --man-sections >$@.sections
 	$(Q)sed -e 's/@VERSION@/$(VERSION)/' -e 's|@RUN_DIR@|$(RUN_DIR)|' \
+		-e 's|@STATE_DIR@|$(STATE_DIR)|' \
 		-e '/^@SECTIONS@$$/{r $@.sections' -e 'd;}' $< >$@
 	$(Q)rm -f $@.sections
 

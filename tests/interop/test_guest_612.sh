@@ -14,7 +14,8 @@
 # carry a ping; a pppoe-xp client with --netdev netkit (mode tc) against an AC in mode tc
 # with --rx xdp-pass (the benchmark's pppoe-xp-netkit AC; its --netdev auto picks netkit)
 # carries a ping and TCP both ways with 0x8864 framing on the wire, and after kill -9 `down`
-# deletes its netkit pxp0.
+# deletes its netkit pxp0; kernel WireGuard in the guest and our `pppoe-xp wg` on the host
+# handshake (each side starting once) and carry pings and TCP both ways through the tap.
 # One boot for all of them: interop time is scarce.
 # Output: one PASS/FAIL/SKIP line per case; exit 1 if anything failed.
 set -u
@@ -29,7 +30,7 @@ netns=pxkn$$
 tap=pxkt$$
 cases=(guest612_boot guest612_kernel guest612_kernel_pppoe guest612_wireguard guest612_netkit
 	guest612_netem guest612_flowtable guest612_pppoe_xp_session guest612_pppoe_xp_netkit
-	guest612_pppoe_xp_netkit_crash)
+	guest612_pppoe_xp_netkit_crash guest612_wg_kernel_from_us guest612_wg_kernel_from_guest)
 guest_suite "$name" "${cases[@]}"
 apt-cache show linux-image-6.12-amd64 >/dev/null 2>&1 ||
 	guest_suite_skip_all "apt knows no linux-image-6.12-amd64 (bookworm-security missing from the sources?)"
@@ -223,4 +224,89 @@ else
 	esac
 fi
 
+
+# Kernel WireGuard (the guest's wireguard.ko) against our `pppoe-xp wg` on the host, through
+# the guest's tap: a handshake started from each side, pings both ways, 2 MB of TCP each way.
+#   host netns: tap 10.79.12.1, pxkw<pid> 10.79.13.1 (pppoe-xp wg, UDP 51820)
+#   guest:      eth0 10.79.12.2, wgk 10.79.13.2 (kernel WireGuard, UDP 51820)
+wg_if=pxkw$$
+wg_pid=
+wg_dir=
+if [ ! -x "$repo/build/pppoe-xp" ] || ! command -v wg >/dev/null || ! command -v iperf3 >/dev/null; then
+	skip guest612_wg_kernel_from_us "no build/pppoe-xp, wg or iperf3 on the host"
+	skip guest612_wg_kernel_from_guest "no build/pppoe-xp, wg or iperf3 on the host"
+else
+	wg_dir=$(mktemp -d)
+	trap '[ -n "$wg_pid" ] && kill "$wg_pid" 2>/dev/null; rm -rf "$wg_dir"; guest_suite_cleanup' EXIT
+	hostns() { ip netns exec "$netns" "$@"; }
+	wg_ready=0
+	(umask 077 && wg genkey >"$wg_dir/us.key") &&
+		ip -n "$netns" addr add 10.79.12.1/24 dev "$tap" &&
+		{
+			ip netns exec "$netns" env PPPOE_XP_RUN_DIR="$wg_dir/run" \
+				PPPOE_XP_STATE_DIR="$wg_dir/state" "$repo/build/pppoe-xp" wg "$wg_if" \
+				--foreground >"$wg_dir/wg.log" 2>&1 &
+			wg_pid=$!
+		} &&
+		for _ in $(seq 50); do hostns wg show "$wg_if" >/dev/null 2>&1 && break; sleep 0.2; done &&
+		guest_pub=$(guest_exec "$name" '
+			ip addr add 10.79.12.2/24 dev eth0 && ip link set eth0 up &&
+			(umask 077 && wg genkey >/tmp/wgk.key) && ip link add wgk type wireguard &&
+			wg set wgk private-key /tmp/wgk.key listen-port 51820 &&
+			ip addr add 10.79.13.2/24 dev wgk && ip link set wgk up && wg pubkey </tmp/wgk.key') &&
+		[ ${#guest_pub} = 44 ] && us_pub=$(wg pubkey <"$wg_dir/us.key") &&
+		hostns wg set "$wg_if" private-key "$wg_dir/us.key" listen-port 51820 \
+			peer "$guest_pub" allowed-ips 10.79.13.2/32 endpoint 10.79.12.2:51820 &&
+		ip -n "$netns" addr add 10.79.13.1/24 dev "$wg_if" &&
+		ip -n "$netns" link set "$wg_if" up &&
+		guest_exec "$name" "wg set wgk peer $us_pub allowed-ips 10.79.13.1/32" >&2 &&
+		wg_ready=1
+	if [ "$wg_ready" != 1 ]; then
+		why="setup failed: $(tail -n 3 "$wg_dir/wg.log" | tr '\n' ' ') ${guest_pub:-}"
+		fail guest612_wg_kernel_from_us "$why"
+		fail guest612_wg_kernel_from_guest "$why"
+	else
+		# From us: the kernel's peer has no endpoint yet, so only we can start.
+		if ! out=$(hostns ping -c 3 -W 10 10.79.13.2 2>&1); then
+			fail guest612_wg_kernel_from_us "no ping to the kernel's end: $(echo "$out" | tail -n 2 | tr '\n' ' ')"
+		else
+			out=$(guest_exec "$name" 'ping -c 3 -W 10 10.79.13.1 >/dev/null || exit 1
+				wg show wgk latest-handshakes | awk "\$2 > 0 { n++ } END { exit n ? 0 : 2 }"' 60)
+			case $? in
+			0) pass guest612_wg_kernel_from_us ;;
+			1) fail guest612_wg_kernel_from_us "no ping from the kernel's end back: $out" ;;
+			2) fail guest612_wg_kernel_from_us "kernel wg shows no handshake" ;;
+			*) fail guest612_wg_kernel_from_us "guest_exec failed: $out" ;;
+			esac
+		fi
+		# From the guest: both ends forget the session; only the kernel has an endpoint.
+		hostns wg set "$wg_if" peer "$guest_pub" remove &&
+			hostns wg set "$wg_if" peer "$guest_pub" allowed-ips 10.79.13.2/32 &&
+			hostns iperf3 -s -D -B 10.79.13.1 -p 5613 -I "$wg_dir/iperf.pid" ||
+			fail guest612_wg_kernel_from_guest "cannot reset our peer or start iperf3"
+		out=$(guest_exec "$name" "wg set wgk peer $us_pub remove &&
+			wg set wgk peer $us_pub allowed-ips 10.79.13.1/32 endpoint 10.79.12.1:51820 &&
+			ping -c 3 -W 10 10.79.13.1 >/dev/null || exit 1
+			up=\$(iperf3 -c 10.79.13.1 -p 5613 -n 2M 2>&1)
+			down=\$(iperf3 -c 10.79.13.1 -p 5613 -n 2M -R 2>&1)
+			echo \"\$up\" | grep -q receiver || { echo \"up: \$up\" | tail -n 3; exit 2; }
+			echo \"\$down\" | grep -q receiver || { echo \"down: \$down\" | tail -n 3; exit 2; }
+			echo \"up: \$(echo \"\$up\" | grep receiver | tail -n 1)\"
+			echo \"down: \$(echo \"\$down\" | grep receiver | tail -n 1)\"" 180)
+		rc=$?
+		[ "$rc" = 0 ] && ! hostns wg show "$wg_if" latest-handshakes | awk '$2 > 0 { n++ } END { exit !n }' &&
+			rc=3
+		case $rc in
+		0) pass guest612_wg_kernel_from_guest ;;
+		1) fail guest612_wg_kernel_from_guest "no ping from the kernel's end: $out" ;;
+		2) fail guest612_wg_kernel_from_guest "iperf3 through the tunnel failed: $out" ;;
+		3) fail guest612_wg_kernel_from_guest "our device shows no handshake" ;;
+		*) fail guest612_wg_kernel_from_guest "guest_exec failed: $out" ;;
+		esac
+		echo "# guest612_wg_kernel: $(echo "$out" | tr '\n' ' ')" >&2
+		[ -s "$wg_dir/iperf.pid" ] && kill "$(cat "$wg_dir/iperf.pid")" 2>/dev/null
+	fi
+fi
+
 exit $REPORT_FAILED
+

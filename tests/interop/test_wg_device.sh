@@ -12,7 +12,10 @@
 # `wg show dump` and `wg showconf` of the same configuration compared with wireguard-go's,
 # wg-quick up/down with WG_QUICK_USERSPACE_IMPLEMENTATION=build/pppoe-xp-wg, and hostile
 # input (garbage, replays, a handshake flood that puts us under load) counted in our drops
-# while the real peer keeps working; and the tunnel inside one of our PPPoE sessions:
+# while the real peer keeps working; a restart with the wall clock a year behind (a router
+# without an RTC) that still completes a handshake, thanks to the stamp file (wgr<pid> and
+# wgs<pid>, 10.224.0.1/.2, ports 51830/51831); a host without IPv6 (namespace v4, the
+# IPv4-only fallback); and the tunnel inside one of our PPPoE sessions:
 #
 #   us usp0 ======== PPPoE ======== gop0 go
 #      pxp0 100.64.9.x (pppoe-xp up)     100.64.9.1 (pppoe-xp server)
@@ -26,8 +29,12 @@ WG_US=wgu$$
 WG_GO=wgg$$
 PXP_WG=${PXP_WG:-$(dirname "$PXP_BIN")/pppoe-xp-wg}
 HOSTILE=$PXP_ROOT/tests/interop/wg_hostile.py
+CLOCK_BACK=${PXP_CLOCK_BACK_SO:-$(dirname "$PXP_BIN")/tests/interop/clock_back.so}
+NO_IPV6=${PXP_NO_IPV6_SO:-$(dirname "$PXP_BIN")/tests/interop/no_ipv6.so}
 KEYS=$PXP_TMP/keys
 RUN_DIR=${PPPOE_XP_RUN_DIR:-/run/pppoe-xp}
+# Our devices keep their handshake stamps here, not in the host's STATE_DIR.
+export PPPOE_XP_STATE_DIR=$PXP_TMP/state-default
 
 missing=$(require_cmds ip ping wg wg-quick wireguard-go iperf3 tcpdump python3) || {
 	skip_test wg_device "missing commands:$missing (make deps installs them)"
@@ -256,6 +263,139 @@ test_hostile() {
 	kill -0 "$US_PID" || fail "the device died"
 }
 
+# stamp_dev DIR [SECONDS]: our device wgr<pid> with its key, state in DIR and its wall clock
+# SECONDS behind (clock_back.so); configured as wireguard-go's second peer. Pid in STAMP_PID.
+stamp_dev() {
+	local r=wgr$$ pre=()
+	[ -n "${2:-}" ] && pre=(LD_PRELOAD="$CLOCK_BACK" PXP_CLOCK_BACK_S="$2")
+	us env "${pre[@]}" PPPOE_XP_RUN_DIR="$RUN_DIR" PPPOE_XP_STATE_DIR="$1" "$PXP_BIN" wg "$r" \
+		>"$PXP_TMP/stamp.start" 2>&1 || fail "$r did not start: $(cat "$PXP_TMP/stamp.start")" ||
+		return
+	STAMP_PID=$(sock_pid "$r")
+	on_cleanup "kill $STAMP_PID 2>/dev/null"
+	us wg set "$r" private-key "$KEYS/r.key" listen-port 51830 peer "$(cat "$KEYS/go.pub")" \
+		allowed-ips 10.224.0.2/32 endpoint 10.221.0.2:51831 &&
+		ip -n "$NS_US" addr add 10.224.0.1/24 dev "$r" && ip -n "$NS_US" link set "$r" up ||
+		fail "cannot configure $r"
+}
+
+# A router without an RTC: our device completes a handshake with wireguard-go (which keeps
+# the greatest stamp it has seen from our key), dies by kill -9 and comes back with its wall
+# clock a year behind, and still completes one; with its state file gone it would not
+# (wireguard-go logs the stale initiation as invalid: the control).
+test_stamp_after_restart() {
+	local g=wgs$$ state=$PXP_TMP/state files mode
+	[ -r "$CLOCK_BACK" ] || fail "$CLOCK_BACK is missing (run make)" || return
+	wg genkey >"$KEYS/r.key" || return
+	LOG_LEVEL=verbose WG_PROCESS_FOREGROUND=1 go wireguard-go "$g" >"$PXP_TMP/go-stamp.log" 2>&1 &
+	on_cleanup "kill $!; rm -f /var/run/wireguard/$g.sock"
+	wait_for 10 go wg show "$g" || fail "wireguard-go $g did not start" || return
+	go wg set "$g" private-key "$KEYS/go.key" listen-port 51831 \
+		peer "$(wg pubkey <"$KEYS/r.key")" allowed-ips 10.224.0.1/32 &&
+		ip -n "$NS_GO" addr add 10.224.0.2/24 dev "$g" && ip -n "$NS_GO" link set "$g" up ||
+		fail "cannot configure $g" || return
+	stamp_dev "$state" && ping_ok "$NS_US" 10.224.0.2 || return
+	files=$(ls "$state")
+	[[ $files =~ ^wg-[0-9a-f]{32}\.stamp$ ]] || fail "state dir holds '$files'" || return
+	mode=$(stat -c %a "$state/$files")
+	[ "$mode" = 600 ] || fail "$files has mode $mode" || return
+	kill9_and_wait "$STAMP_PID" || fail "our device outlived kill -9" || return
+	stamp_dev "$state" $((365 * 86400)) && ping_ok "$NS_US" 10.224.0.2 ||
+		fail "no handshake after a restart with the clock back: $(tail -n 2 "$PXP_TMP/go-stamp.log")" ||
+		return
+	# The control: the same without the file.
+	kill9_and_wait "$STAMP_PID" || fail "our device outlived kill -9" || return
+	: >"$PXP_TMP/go-stamp.log"
+	stamp_dev "$PXP_TMP/state-empty" $((365 * 86400)) || return
+	us ping -c 1 -W 1 10.224.0.2 >/dev/null 2>&1
+	wait_for 10 grep -q "invalid initiation" "$PXP_TMP/go-stamp.log" ||
+		fail "the control: wireguard-go took a stale stamp (no 'invalid initiation' logged)" ||
+		return
+	kill9_and_wait "$STAMP_PID"
+}
+
+# A host without IPv6: a third namespace with IPv6 disabled (disable_ipv6=1) and our device
+# seeing socket(AF_INET6) fail with EAFNOSUPPORT (no_ipv6.so, as under ipv6.disable=1). It
+# falls back to an IPv4 socket, as wireguard-go does, and handshakes with a wireguard-go of
+# its own from each side:
+#   v4 v40 10.226.0.1 ---- gv40 10.226.0.2 go;  wgv<pid> 10.227.0.1 <-> wgw<pid> 10.227.0.2
+test_ipv4_only() {
+	local ns=${PXP_NS_PREFIX}v4 v=wgv$$ g=wgw$$ pub gpub
+	[ -r "$NO_IPV6" ] || fail "$NO_IPV6 is missing (run make)" || return
+	ip netns add "$ns" && on_cleanup "ip netns del $ns" &&
+		ip netns exec "$ns" sysctl -qw net.ipv6.conf.all.disable_ipv6=1 \
+			net.ipv6.conf.default.disable_ipv6=1 &&
+		_veth "$ns" v40 "$NS_GO" gv40 && ip -n "$ns" addr add 10.226.0.1/24 dev v40 &&
+		ip -n "$NS_GO" addr add 10.226.0.2/24 dev gv40 || fail "no third namespace" || return
+	wg genkey >"$KEYS/v.key" && pub=$(wg pubkey <"$KEYS/v.key") &&
+		gpub=$(cat "$KEYS/go.pub") && start_go "$g" || fail "wireguard-go $g did not start" ||
+		return
+	ip netns exec "$ns" env LD_PRELOAD="$NO_IPV6" PPPOE_XP_RUN_DIR="$RUN_DIR" \
+		"$PXP_BIN" wg "$v" --foreground >"$PXP_TMP/v4.log" 2>&1 &
+	on_cleanup "kill $! 2>/dev/null"
+	wait_for 10 ip netns exec "$ns" wg show "$v" ||
+		fail "the device did not start: $(tail -n 3 "$PXP_TMP/v4.log")" || return
+	grep -q "IPv4 only" "$PXP_TMP/v4.log" || fail "no fallback logged: $(cat "$PXP_TMP/v4.log")" ||
+		return
+	ip netns exec "$ns" wg set "$v" private-key "$KEYS/v.key" listen-port 51840 \
+		peer "$gpub" allowed-ips 10.227.0.2/32 endpoint 10.226.0.2:51841 &&
+		ip -n "$ns" addr add 10.227.0.1/24 dev "$v" && ip -n "$ns" link set "$v" up &&
+		go wg set "$g" private-key "$KEYS/go.key" listen-port 51841 \
+			peer "$pub" allowed-ips 10.227.0.1/32 &&
+		ip -n "$NS_GO" addr add 10.227.0.2/24 dev "$g" && ip -n "$NS_GO" link set "$g" up ||
+		fail "cannot configure $v and $g" || return
+	# The rebind to the listen port stays IPv4 too.
+	ip netns exec "$ns" ss -uln | grep -q '0\.0\.0\.0:51840 ' ||
+		fail "no IPv4 socket on 51840: $(ip netns exec "$ns" ss -uln | tr '\n' ' ')" || return
+	ping_ok "$ns" 10.227.0.2 && ping_ok "$NS_GO" 10.227.0.1 || return
+	# From wireguard-go's side: both ends forget the session, it initiates.
+	ip netns exec "$ns" wg set "$v" peer "$gpub" remove &&
+		ip netns exec "$ns" wg set "$v" peer "$gpub" allowed-ips 10.227.0.2/32 &&
+		go wg set "$g" peer "$pub" remove &&
+		go wg set "$g" peer "$pub" allowed-ips 10.227.0.1/32 endpoint 10.226.0.1:51840 ||
+		return
+	ping_ok "$NS_GO" 10.227.0.1 && ping_ok "$ns" 10.227.0.2
+}
+
+# pppoe-xp status --json: the interface and its peer as wg show reads them over the UAPI
+# socket (keys, endpoint, allowed-IPs, latest handshake), bytes both ways, never the private
+# key; `status --json` of all lists it; `pppoe-xp down` on another device ends it.
+test_status_json() {
+	local out t=wgn$$ pid
+	handshaken || peers_fresh || return
+	ping_ok "$NS_US" 10.222.0.2 || return
+	out=$(us env PPPOE_XP_RUN_DIR="$RUN_DIR" "$PXP_BIN" status "$WG_US" --json) ||
+		fail "status $WG_US --json failed: $out" || return
+	grep -qF "$(cat "$KEYS/us.key")" <<<"$out" && fail "status shows the private key" && return
+	python3 - "$out" "$(us wg show "$WG_US" public-key)" "$(cat "$KEYS/go.pub")" \
+		"$(us wg show "$WG_US" dump | awk 'NR == 2 { print $3, $4, $5 }')" \
+		<<-'PY' 2>"$PXP_TMP/status.why" ||
+		import json, sys
+		s, pub, peer, dump = json.loads(sys.argv[1]), sys.argv[2], sys.argv[3], sys.argv[4]
+		endpoint, aips, hs = dump.split()
+		p = s["peers"][0]
+		want = {"role": "wireguard", "state": "up", "public_key": pub, "listen_port": 51820,
+		        "socket": "dual-stack"}
+		bad = [f"{k}={s.get(k)!r}, want {v!r}" for k, v in want.items() if s.get(k) != v]
+		bad += [f"peer {k}={p.get(k)!r}, want {v!r}" for k, v in
+		        {"public_key": peer, "endpoint": endpoint, "allowed_ips": aips.split(","),
+		         "latest_handshake": int(hs)}.items() if p.get(k) != v]
+		if not (p["rx_bytes"] > 0 and p["tx_bytes"] > 0 and 0 <= p["handshake_age_s"] < 180):
+		    bad.append(f"rx {p['rx_bytes']} tx {p['tx_bytes']} age {p['handshake_age_s']}")
+		sys.exit("; ".join(bad) or None)
+	PY
+		fail "status --json differs from wg show: $(cat "$PXP_TMP/status.why")" || return
+	out=$(us env PPPOE_XP_RUN_DIR="$RUN_DIR" "$PXP_BIN" status --json) &&
+		python3 -c 'import json, sys; sys.exit(sys.argv[2] not in [s["iface"] for s in json.loads(sys.argv[1])])' \
+			"$out" "$WG_US" || fail "status --json of all does not list $WG_US: $out" || return
+	PPPOE_XP_RUN_DIR=$RUN_DIR us "$PXP_WG" "$t" >/dev/null 2>&1 || fail "$t did not start" || return
+	pid=$(sock_pid "$t")
+	out=$(us env PPPOE_XP_RUN_DIR="$RUN_DIR" "$PXP_BIN" down "$t" 2>&1) || fail "down $t: $out" ||
+		return
+	wait_for 10 pid_is_gone "$pid" || fail "down did not end the device" || return
+	! ip -n "$NS_US" link show "$t" >/dev/null 2>&1 || fail "the TUN outlived down"
+}
+
 # One set=1 that adds a peer (whose keepalive starts a handshake at once) and removes it:
 # the message queued to it goes out before the peer is freed (the san build checks).
 test_set_then_remove() {
@@ -357,9 +497,12 @@ case_ wg_device/iperf_both_ways test_iperf_both_ways
 case_ wg_device/dump_matches_go test_dump_matches_go
 case_ wg_device/persistent_keepalive test_persistent_keepalive
 case_ wg_device/ipv6_endpoint test_ipv6_endpoint
+case_ wg_device/ipv4_only test_ipv4_only
 case_ wg_device/roaming test_roaming
 case_ wg_device/hostile test_hostile
+case_ wg_device/status_json test_status_json
 case_ wg_device/in_pppoe_session test_in_pppoe_session
+case_ wg_device/stamp_after_restart test_stamp_after_restart
 case_ wg_device/set_then_remove test_set_then_remove
 case_ wg_device/second_instance test_second_instance
 case_ wg_device/wg_quick test_wg_quick

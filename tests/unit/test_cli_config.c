@@ -12,6 +12,8 @@
 #include "config.h"
 #include "mac.h"
 #include "pxp_mtu.h"
+#include "run_dir.h"
+#include "wg_device.h"
 
 #define ARGC(a) ((int)(sizeof(a) / sizeof((a)[0])) - 1)
 
@@ -573,6 +575,30 @@ TEST(wants_help)
 	CHECK(cli_wants_help(ARGC(down), down, &config_down_options));
 }
 
+/* wg's --state-dir: an absolute path; without it PPPOE_XP_STATE_DIR, then the build's. */
+TEST(wg_state_dir)
+{
+	char *given[] = { "wg", "wg0", "--state-dir", "/tmp/s", NULL };
+	char *relative[] = { "wg", "wg0", "--state-dir", "s", NULL };
+	char *none[] = { "wg", "wg0", NULL };
+	struct wg_device_settings o;
+
+	CHECK_EQ(config_parse_wg(ARGC(given), given, &o), 0);
+	CHECK(strcmp(o.state_dir, "/tmp/s") == 0);
+	CHECK_EQ(config_parse_wg(ARGC(relative), relative, &o), -EINVAL);
+	unsetenv(PXP_STATE_DIR_ENV);
+	CHECK_EQ(config_parse_wg(ARGC(none), none, &o), 0);
+	CHECK(strcmp(o.state_dir, PXP_STATE_DIR) == 0);
+	setenv(PXP_STATE_DIR_ENV, "/var/tmp/pxp-state", 1);
+	CHECK_EQ(config_parse_wg(ARGC(none), none, &o), 0);
+	CHECK(strcmp(o.state_dir, "/var/tmp/pxp-state") == 0);
+	/* Only an absolute path is taken from the environment. */
+	setenv(PXP_STATE_DIR_ENV, "relative", 1);
+	CHECK_EQ(config_parse_wg(ARGC(none), none, &o), 0);
+	CHECK(strcmp(o.state_dir, PXP_STATE_DIR) == 0);
+	unsetenv(PXP_STATE_DIR_ENV);
+}
+
 int main(void)
 {
 	check_prefix = "cli_config";
@@ -601,5 +627,6 @@ int main(void)
 	RUN(option_tables_consistent);
 	RUN(mode_help_names_every_mode);
 	RUN(wants_help);
+	RUN(wg_state_dir);
 	return check_summary();
 }

@@ -18,6 +18,7 @@
 #include "pxp_maps.h"
 #include "pxp_mtu.h"
 #include "ra.h"
+#include "run_dir.h"
 #include "secrets.h"
 
 #define MAX_VLAN_ID 4094
@@ -364,6 +365,7 @@ enum {
 	OPT_TX,
 	OPT_NETDEV,
 	OPT_WG_MTU,
+	OPT_WG_STATE_DIR,
 };
 
 /* The --*-script options are in enum hook_kind's order (up_option() maps one to the other). */
@@ -1333,6 +1335,10 @@ static const struct cli_option wg_options[] = {
 	{ "mtu", OPT_WG_MTU, "N",
 	  "the TUN's MTU, " CLI_STR(WG_DEVICE_MIN_MTU) " to " CLI_STR(WG_DEVICE_MAX_MTU),
 	  CLI_STR(WG_DEVICE_DEFAULT_MTU) },
+	{ "state-dir", OPT_WG_STATE_DIR, "DIR",
+	  "where the last handshake stamp of each private key is kept across restarts (a router "
+	  "without an RTC; also PPPOE_XP_STATE_DIR)",
+	  PXP_STATE_DIR },
 	{ "debug", OPT_DEBUG, NULL, "debug logging", NULL },
 	{ NULL },
 };
@@ -1357,6 +1363,11 @@ static int wg_option(int c, char *arg, void *ctx)
 				   "must be " CLI_STR(WG_DEVICE_MIN_MTU) " to " CLI_STR(
 					   WG_DEVICE_MAX_MTU));
 		return 0;
+	case OPT_WG_STATE_DIR:
+		if (arg[0] != '/')
+			return bad("--state-dir", arg, "must be an absolute path");
+		o->state_dir = arg;
+		return 0;
 	case OPT_DEBUG:
 		o->log_level = PXP_LOG_DEBUG;
 		return 0;
@@ -1372,6 +1383,7 @@ int config_parse_wg(int argc, char **argv, struct wg_device_settings *o)
 	memset(o, 0, sizeof(*o));
 	o->mtu = WG_DEVICE_DEFAULT_MTU;
 	o->log_level = PXP_LOG_INFO;
+	o->state_dir = pxp_state_dir();
 	o->foreground = fg && !strcmp(fg, "1");
 	return cli_parse(argc, argv, &config_wg_options, wg_option, o)
 		       ?: take_iface(argc, argv, o->ifname, false);

@@ -11,12 +11,22 @@
 #ifndef PXP_RUN_DIR
 #error "PXP_RUN_DIR comes from the Makefile's RUN_DIR"
 #endif
+#ifndef PXP_STATE_DIR
+#error "PXP_STATE_DIR comes from the Makefile's STATE_DIR"
+#endif
 
 const char *pxp_run_dir(void)
 {
 	const char *dir = getenv(PXP_RUN_DIR_ENV);
 
 	return dir && dir[0] == '/' ? dir : PXP_RUN_DIR;
+}
+
+const char *pxp_state_dir(void)
+{
+	const char *dir = getenv(PXP_STATE_DIR_ENV);
+
+	return dir && dir[0] == '/' ? dir : PXP_STATE_DIR;
 }
 
 int pxp_run_dir_create(void)

@@ -7,10 +7,17 @@
 #ifndef PXP_RUN_DIR_H
 #define PXP_RUN_DIR_H
 
-#define PXP_RUN_DIR_ENV "PPPOE_XP_RUN_DIR"
+#define PXP_RUN_DIR_ENV	  "PPPOE_XP_RUN_DIR"
+/*
+ * What must outlive a reboot (the WireGuard handshake stamps): the Makefile's STATE_DIR
+ * (/var/lib/pppoe-xp; OpenWrt: /etc/pppoe-xp, since its /var is a tmpfs), or this.
+ */
+#define PXP_STATE_DIR_ENV "PPPOE_XP_STATE_DIR"
 
 /* RUN_DIR or its override (only an absolute path is taken). */
 const char *pxp_run_dir(void);
+/* STATE_DIR or its override (only an absolute path is taken). */
+const char *pxp_state_dir(void);
 /* Creates the run directory (0700) if it is missing. 0 or -errno. */
 int pxp_run_dir_create(void);
 /*

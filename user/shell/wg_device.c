@@ -15,6 +15,7 @@
 #include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <linux/if_tun.h>
 #include <netinet/in.h>
 #include <signal.h>
@@ -32,14 +33,17 @@
 
 #include "allowed_ips.h"
 #include "container_of.h"
+#include "control.h"
 #include "daemon.h"
 #include "event_loop.h"
 #include "log.h"
 #include "noise.h"
 #include "ratelimit.h"
 #include "run_dir.h"
+#include "status.h"
 #include "uapi.h"
 #include "wg_device.h"
+#include "wg_stamp.h"
 #include "wg_timers.h"
 
 #define BATCH	       32
@@ -107,10 +111,16 @@ struct uapi_client {
 	struct uapi_client *next;
 };
 
+/* A destination as the socket takes it: IPv6 (v4-mapped too), or IPv4 on an IPv4-only host. */
+union udp_addr {
+	struct sockaddr_in6 v6;
+	struct sockaddr_in v4;
+};
+
 struct tx_batch {
 	struct mmsghdr msg[BATCH];
 	struct iovec iov[BATCH];
-	struct sockaddr_in6 to[BATCH];
+	union udp_addr to[BATCH];
 	struct peer *peer[BATCH];
 	uint8_t buf[BATCH][PKT_BUF];
 	unsigned int n;
@@ -123,9 +133,13 @@ struct wg_device {
 	struct ev_timer wake;
 	struct ev_handler tun_h, udp_h, uapi_h;
 	int tun_fd, udp_fd, uapi_fd, ctl_fd;
+	int udp_family; /* AF_INET6 (dual-stack), or AF_INET where the host has no IPv6 */
 	char sock_path[sizeof(((struct sockaddr_un *)0)->sun_path)];
 	char stats_path[256];
 	bool tun_gone;
+	bool stop; /* `pppoe-xp down IFNAME` */
+	bool has_ctl;
+	struct control_server ctl; /* RUN_DIR/IFNAME.ctl: status, status-json, down */
 	unsigned int mtu;
 
 	bool has_key;
@@ -133,7 +147,9 @@ struct wg_device {
 	struct wg_noise_local local;
 	uint16_t listen_port;
 	uint32_t fwmark;
-	uint8_t last_stamp[WG_TAI64N_LEN];
+	struct wg_stamp stamp; /* the private key's handshake stamps */
+	char stamp_path[PATH_MAX];
+	bool stamp_warned; /* the stamp file could not be written; said once */
 
 	struct peer *peers;
 	size_t n_peers;
@@ -378,20 +394,54 @@ static uint8_t *tx_slot(struct wg_device *d, struct peer *p, unsigned int *i)
 	if (t->n == BATCH)
 		tx_flush(d);
 	*i = t->n;
-	t->to[*i] = p->endpoint;
 	t->peer[*i] = p;
 	return t->buf[*i];
+}
+
+/*
+ * to as the socket takes it, into out; its length, or 0 for an IPv6 destination on an
+ * IPv4-only socket (counted).
+ */
+static socklen_t udp_addr_out(struct wg_device *d, const struct sockaddr_in6 *to,
+			      union udp_addr *out)
+{
+	if (d->udp_family == AF_INET6) {
+		out->v6 = *to;
+		return sizeof(out->v6);
+	}
+	if (!IN6_IS_ADDR_V4MAPPED(&to->sin6_addr)) {
+		drop(d, DEV_DROP_no_ipv6);
+		return 0;
+	}
+	out->v4 = (struct sockaddr_in){ .sin_family = AF_INET, .sin_port = to->sin6_port };
+	memcpy(&out->v4.sin_addr, to->sin6_addr.s6_addr + 12, 4);
+	return sizeof(out->v4);
+}
+
+/* A source from an IPv4-only socket as everything else keeps it: v4-mapped. */
+static void udp_addr_in(struct sockaddr_in6 *from)
+{
+	struct sockaddr_in v4;
+
+	if (from->sin6_family != AF_INET)
+		return;
+	memcpy(&v4, from, sizeof(v4));
+	*from = (struct sockaddr_in6){ .sin6_family = AF_INET6, .sin6_port = v4.sin_port };
+	from->sin6_addr.s6_addr[10] = from->sin6_addr.s6_addr[11] = 0xff;
+	memcpy(from->sin6_addr.s6_addr + 12, &v4.sin_addr, 4);
 }
 
 static void tx_commit(struct wg_device *d, unsigned int i, size_t len)
 {
 	struct tx_batch *t = &d->tx;
+	socklen_t alen = udp_addr_out(d, &t->peer[i]->endpoint, &t->to[i]);
 
+	if (!alen)
+		return; /* the slot stays free */
 	t->iov[i] = (struct iovec){ .iov_base = t->buf[i], .iov_len = len };
-	t->msg[i].msg_hdr = (struct msghdr){ .msg_name = &t->to[i],
-					     .msg_namelen = sizeof(t->to[i]),
-					     .msg_iov = &t->iov[i],
-					     .msg_iovlen = 1 };
+	t->msg[i].msg_hdr = (struct msghdr){
+		.msg_name = &t->to[i], .msg_namelen = alen, .msg_iov = &t->iov[i], .msg_iovlen = 1
+	};
 	t->n = i + 1;
 }
 
@@ -476,10 +526,103 @@ static bool send_staged(struct wg_device *d, struct peer *p)
 	return true;
 }
 
+/* ---- handshake stamps across restarts (wg_stamp.h) ------------------------------- */
+
+/* The private key's stamp file read: its bound, or none (missing or unreadable). */
+static void stamp_load(struct wg_device *d)
+{
+	char name[WG_STAMP_NAME_LEN], text[WG_STAMP_TEXT_LEN + 1];
+	uint8_t bound[WG_TAI64N_LEN];
+	const char *why = NULL;
+	ssize_t n;
+	int fd;
+
+	wg_stamp_file_name(name, d->local.key.pub);
+	snprintf(d->stamp_path, sizeof(d->stamp_path), "%s/%s", d->s->state_dir, name);
+	d->stamp_warned = false;
+	wg_stamp_start(&d->stamp, NULL);
+	fd = open(d->stamp_path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+	if (fd < 0) {
+		if (errno != ENOENT)
+			pxp_warn("%s: cannot read %s: %s; handshake stamps start from the clock",
+				 d->s->ifname, d->stamp_path, strerror(errno));
+		return;
+	}
+	n = read(fd, text, sizeof(text));
+	close(fd);
+	if (n < 0)
+		why = strerror(errno);
+	else if (wg_stamp_parse(text, (size_t)n, bound, &why) == 0)
+		wg_stamp_start(&d->stamp, bound);
+	if (why)
+		pxp_warn("%s: %s: %s; handshake stamps start from the clock", d->s->ifname,
+			 d->stamp_path, why);
+}
+
+/* bound into the stamp file, atomically and on disk before the stamp past it is sent. */
+static int stamp_save(struct wg_device *d, const uint8_t bound[WG_TAI64N_LEN])
+{
+	char tmp[sizeof(d->stamp_path) + 4], text[WG_STAMP_TEXT_LEN];
+	int fd, dir, err = 0;
+	ssize_t n;
+
+	if (mkdir(d->s->state_dir, 0700) && errno != EEXIST)
+		return -errno;
+	snprintf(tmp, sizeof(tmp), "%s.new", d->stamp_path);
+	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0600);
+	if (fd < 0)
+		return -errno;
+	wg_stamp_format(text, bound);
+	n = write(fd, text, sizeof(text));
+	if (n != (ssize_t)sizeof(text))
+		err = n < 0 ? -errno : -ENOSPC;
+	else if (fsync(fd))
+		err = -errno;
+	if (close(fd) && !err)
+		err = -errno;
+	if (!err && rename(tmp, d->stamp_path))
+		err = -errno;
+	if (err) {
+		unlink(tmp);
+		return err;
+	}
+	/* The rename itself on disk: a power cut must not bring the old bound back. */
+	dir = open(d->s->state_dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (dir >= 0) {
+		fsync(dir);
+		close(dir);
+	}
+	return 0;
+}
+
+/* The stamp for an initiation: greater than every one this key sent, restarts included. */
+static void stamp_take(struct wg_device *d, uint8_t out[WG_TAI64N_LEN])
+{
+	uint8_t want[WG_TAI64N_LEN];
+	struct timespec wall;
+	int err;
+
+	clock_gettime(CLOCK_REALTIME, &wall);
+	wg_stamp_next(&d->stamp, out, (uint64_t)wall.tv_sec, (uint32_t)wall.tv_nsec);
+	if (!wg_stamp_bound_needed(&d->stamp, want))
+		return;
+	err = stamp_save(d, want);
+	if (!err) {
+		memcpy(d->stamp.bound, want, sizeof(want));
+		d->stamp_warned = false;
+	} else if (!d->stamp_warned) {
+		/* Sent anyway: a handshake now matters more than one after a reboot. */
+		pxp_warn("%s: cannot keep the handshake stamp in %s: %s; after a restart with the "
+			 "clock behind, peers ignore this key until the clock passes it",
+			 d->s->ifname, d->stamp_path, strerror(-err));
+		d->stamp_warned = true;
+	}
+}
+
 static void send_initiation(struct wg_device *d, struct peer *p)
 {
+	uint8_t stamp[WG_TAI64N_LEN];
 	struct wg_msg_initiation *msg;
-	struct timespec wall;
 	unsigned int i;
 
 	if (!d->has_key) {
@@ -490,12 +633,11 @@ static void send_initiation(struct wg_device *d, struct peer *p)
 		drop(d, DEV_DROP_no_endpoint);
 		return;
 	}
-	clock_gettime(CLOCK_REALTIME, &wall);
-	wg_tai64n_next(d->last_stamp, d->last_stamp, (uint64_t)wall.tv_sec, (uint32_t)wall.tv_nsec);
+	stamp_take(d, stamp);
 	wg_handshake_clear(&p->hs);
 	msg = (struct wg_msg_initiation *)tx_slot(d, p, &i);
-	if (wg_initiation_create(msg, &p->hs, &d->local, &p->noise, d->last_stamp, new_index(d),
-				 os_rng, NULL, now_ns())) {
+	if (wg_initiation_create(msg, &p->hs, &d->local, &p->noise, stamp, new_index(d), os_rng,
+				 NULL, now_ns())) {
 		d->core_drops[WG_DROP_INTERNAL]++;
 		return;
 	}
@@ -636,10 +778,14 @@ static void send_cookie_reply(struct wg_device *d, const void *msg, size_t len,
 			      const struct sockaddr_in6 *to, const struct wg_cookie_ctx *c)
 {
 	struct wg_msg_cookie_reply r;
+	union udp_addr a;
+	socklen_t alen;
 
-	if (wg_cookie_reply_create(&r, &d->local, msg, len, c) == 0)
-		sendto(d->udp_fd, &r, sizeof(r), MSG_DONTWAIT, (const struct sockaddr *)to,
-		       sizeof(*to));
+	if (wg_cookie_reply_create(&r, &d->local, msg, len, c))
+		return;
+	alen = udp_addr_out(d, to, &a);
+	if (alen)
+		sendto(d->udp_fd, &r, sizeof(r), MSG_DONTWAIT, (const struct sockaddr *)&a, alen);
 }
 
 /*
@@ -871,6 +1017,7 @@ static void udp_ready(struct ev_handler *h, uint32_t events)
 		enum wg_message_type type;
 		enum wg_drop r;
 
+		udp_addr_in(&d->rx_from[i]);
 		if (d->rx_msg[i].msg_hdr.msg_flags & MSG_TRUNC) {
 			drop(d, DEV_DROP_truncated);
 			continue;
@@ -937,14 +1084,24 @@ static void mtu_refresh(struct wg_device *d)
 		d->mtu = (unsigned int)ifr.ifr_mtu;
 }
 
-/* A UDP socket for IPv4 and IPv6 on port (0: the kernel picks); the fd, or -errno. */
-static int udp_open(uint16_t port, uint32_t fwmark, uint16_t *bound)
+/*
+ * A UDP socket on port (0: the kernel picks) of family AF_INET6 (IPv4 and IPv6, V6ONLY off)
+ * or AF_INET; the fd, or -errno.
+ */
+static int udp_open_family(int family, uint16_t port, uint32_t fwmark, uint16_t *bound)
 {
-	struct sockaddr_in6 a = { .sin6_family = AF_INET6, .sin6_port = htons(port) };
-	socklen_t alen = sizeof(a);
+	union udp_addr a = { 0 };
+	socklen_t alen;
 	int fd, off = 0, bufsize = UDP_BUF_BYTES, err;
 
-	fd = socket(AF_INET6, SOCK_DGRAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
+	if (family == AF_INET6) {
+		a.v6 = (struct sockaddr_in6){ .sin6_family = AF_INET6, .sin6_port = htons(port) };
+		alen = sizeof(a.v6);
+	} else {
+		a.v4 = (struct sockaddr_in){ .sin_family = AF_INET, .sin_port = htons(port) };
+		alen = sizeof(a.v4);
+	}
+	fd = socket(family, SOCK_DGRAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
 	if (fd < 0)
 		return -errno;
 	/* A burst the loop has not drained yet waits here, not in UdpRcvbufErrors. */
@@ -952,12 +1109,12 @@ static int udp_open(uint16_t port, uint32_t fwmark, uint16_t *bound)
 		setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &bufsize, sizeof(bufsize));
 	if (setsockopt(fd, SOL_SOCKET, SO_SNDBUFFORCE, &bufsize, sizeof(bufsize)))
 		setsockopt(fd, SOL_SOCKET, SO_SNDBUF, &bufsize, sizeof(bufsize));
-	if (setsockopt(fd, IPPROTO_IPV6, IPV6_V6ONLY, &off, sizeof(off)) ||
+	if ((family == AF_INET6 && setsockopt(fd, IPPROTO_IPV6, IPV6_V6ONLY, &off, sizeof(off))) ||
 	    (fwmark && setsockopt(fd, SOL_SOCKET, SO_MARK, &fwmark, sizeof(fwmark))) ||
-	    bind(fd, (struct sockaddr *)&a, sizeof(a)) ||
-	    getsockname(fd, (struct sockaddr *)&a, &alen))
+	    bind(fd, (struct sockaddr *)&a, alen) || getsockname(fd, (struct sockaddr *)&a, &alen))
 		goto fail;
-	*bound = ntohs(a.sin6_port);
+	/* Both families keep the port at the same place. */
+	*bound = ntohs(family == AF_INET6 ? a.v6.sin6_port : a.v4.sin_port);
 	return fd;
 fail:
 	err = -errno;
@@ -965,13 +1122,32 @@ fail:
 	return err;
 }
 
+/*
+ * The dual-stack socket, or, on a host without IPv6 (ipv6.disable=1, a kernel built without
+ * it: EAFNOSUPPORT), an IPv4 one, as wireguard-go does. *family says which.
+ */
+static int udp_open(uint16_t port, uint32_t fwmark, uint16_t *bound, int *family)
+{
+	int fd = udp_open_family(AF_INET6, port, fwmark, bound);
+
+	*family = AF_INET6;
+	if (fd != -EAFNOSUPPORT)
+		return fd;
+	*family = AF_INET;
+	return udp_open_family(AF_INET, port, fwmark, bound);
+}
+
 static int udp_rebind(struct wg_device *d, uint16_t port, uint32_t fwmark)
 {
 	uint16_t bound = 0;
-	int fd = udp_open(port, fwmark, &bound);
+	int family, fd = udp_open(port, fwmark, &bound, &family);
 
 	if (fd < 0)
 		return fd;
+	if (family == AF_INET && d->udp_family != AF_INET)
+		pxp_info("%s: no IPv6 on this host (EAFNOSUPPORT): the UDP socket is IPv4 only",
+			 d->s->ifname);
+	d->udp_family = family;
 	if (d->udp_fd >= 0) {
 		ev_loop_del(&d->loop, d->udp_fd);
 		close(d->udp_fd);
@@ -1170,6 +1346,7 @@ static int apply_set(struct wg_device *d, const struct uapi_set *cfg)
 					return err;
 				memcpy(d->private_key, cfg->private_key, WG_KEY_LEN);
 				d->has_key = true;
+				stamp_load(d);
 				/* A peer with our new public key goes, as in wireguard-go. */
 				struct peer *self = peer_by_pub(d, d->local.key.pub);
 
@@ -1474,6 +1651,129 @@ static void log_drops(const struct wg_device *d)
 		pxp_info("%s: drops:%s", d->s->ifname, line);
 }
 
+/* ---- status on the control socket (pppoe-xp status IFNAME [--json]) ------------- */
+
+/* A key as wg(8) shows it: standard base64, 44 characters. */
+static void key_base64(const uint8_t key[WG_KEY_LEN], char out[45])
+{
+	static const char b64[] =
+		"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+	size_t i, o = 0;
+
+	for (i = 0; i + 2 < WG_KEY_LEN; i += 3) {
+		uint32_t v = (uint32_t)key[i] << 16 | (uint32_t)key[i + 1] << 8 | key[i + 2];
+
+		out[o++] = b64[v >> 18];
+		out[o++] = b64[(v >> 12) & 63];
+		out[o++] = b64[(v >> 6) & 63];
+		out[o++] = b64[v & 63];
+	}
+	/* 32 = 30 + 2: the last two bytes and one '='. */
+	uint32_t v = (uint32_t)key[i] << 16 | (uint32_t)key[i + 1] << 8;
+
+	out[o++] = b64[v >> 18];
+	out[o++] = b64[(v >> 12) & 63];
+	out[o++] = b64[(v >> 6) & 63];
+	out[o++] = '=';
+	out[o] = '\0';
+}
+
+static int status_aip(const struct aip_prefix *p, void *ctx)
+{
+	char addr[INET6_ADDRSTRLEN], s[INET6_ADDRSTRLEN + 4];
+
+	inet_ntop(p->family, p->addr, addr, sizeof(addr));
+	snprintf(s, sizeof(s), "%s/%u", addr, p->cidr);
+	status_str(ctx, NULL, s);
+	return 0;
+}
+
+/* What `wg show` shows of the device and each peer, never a private or preshared key. */
+static void write_status(struct wg_device *d, FILE *out, bool json)
+{
+	struct status_writer w;
+	struct timespec wall;
+	char key[45], word[32];
+
+	clock_gettime(CLOCK_REALTIME, &wall);
+	status_begin(&w, out, json);
+	status_str(&w, "iface", d->s->ifname);
+	status_str(&w, "role", "wireguard");
+	status_u64(&w, "pid", (uint64_t)getpid());
+	status_str(&w, "state", d->has_key ? "up" : "no private key");
+	if (d->has_key)
+		key_base64(d->local.key.pub, key);
+	status_str(&w, "public_key", d->has_key ? key : NULL);
+	status_u64(&w, "listen_port", d->listen_port);
+	status_u64(&w, "fwmark", d->fwmark);
+	status_str(&w, "socket", d->udp_family == AF_INET ? "ipv4" : "dual-stack");
+	status_u64(&w, "mtu", d->mtu);
+	status_array_begin(&w, "peers");
+	for (struct peer *p = d->peers; p; p = p->next) {
+		struct uapi_endpoint e;
+		char ep[INET6_ADDRSTRLEN + 8];
+		bool hs = p->last_handshake.tv_sec || p->last_handshake.tv_nsec;
+
+		status_object_begin(&w, NULL);
+		key_base64(p->noise.pub, key);
+		status_str(&w, "public_key", key);
+		if (p->has_endpoint) {
+			endpoint_to_uapi(&p->endpoint, &e);
+			uapi_format_endpoint(&e, ep, sizeof(ep));
+		}
+		status_str(&w, "endpoint", p->has_endpoint ? ep : NULL);
+		status_array_begin(&w, "allowed_ips");
+		allowed_ips_walk(&d->aips, p, status_aip, &w);
+		status_array_end(&w);
+		/* wg show dump's latest-handshake (Unix seconds, 0: never) and its age. */
+		status_u64(&w, "latest_handshake", (uint64_t)p->last_handshake.tv_sec);
+		if (hs && wall.tv_sec >= p->last_handshake.tv_sec)
+			status_u64(&w, "handshake_age_s",
+				   (uint64_t)(wall.tv_sec - p->last_handshake.tv_sec));
+		else
+			status_str(&w, "handshake_age_s", NULL);
+		status_u64(&w, "rx_bytes", p->rx_bytes);
+		status_u64(&w, "tx_bytes", p->tx_bytes);
+		status_u64(&w, "persistent_keepalive", p->st.persistent_keepalive_s);
+		status_object_end(&w);
+	}
+	status_array_end(&w);
+	status_object_begin(&w, "drops");
+	for (int i = 1; i < WG_DROP_COUNT; i++)
+		if (d->core_drops[i])
+			status_u64(&w, drop_word(core_drop_names[i], word), d->core_drops[i]);
+	for (int i = 0; i < DEV_DROP_COUNT; i++)
+		if (d->dev_drops[i])
+			status_u64(&w, dev_drop_names[i], d->dev_drops[i]);
+	status_object_end(&w);
+	status_end(&w);
+}
+
+static void ctl_status(void *ctx, FILE *reply)
+{
+	write_status(ctx, reply, false);
+}
+
+static void ctl_status_json(void *ctx, FILE *reply)
+{
+	write_status(ctx, reply, true);
+}
+
+static void ctl_down(void *ctx, FILE *reply)
+{
+	struct wg_device *d = ctx;
+
+	d->stop = true;
+	fputs("ok\n", reply);
+}
+
+static const struct control_command ctl_commands[] = {
+	{ "status", ctl_status, "the interface and its peers, as wg show" },
+	{ "status-json", ctl_status_json, "the same as one JSON object" },
+	{ "down", ctl_down, "delete the interface and stop" },
+	{ NULL },
+};
+
 static void housekeep(struct wg_device *d, uint64_t now)
 {
 	if (now < d->next_housekeep_ms)
@@ -1552,11 +1852,20 @@ static int device_open(struct wg_device *d, const struct wg_device_settings *s)
 		pxp_err("%s: UAPI socket %s: %s", s->ifname, d->sock_path, strerror(-err));
 		return err;
 	}
+	/* Status is a convenience: the interface works without it (a session on a WAN port
+	 * of the same name holds the socket). */
+	err = control_server_open(&d->ctl, &d->loop, s->ifname, ctl_commands, d);
+	if (err)
+		pxp_warn("%s: no control socket in %s (pppoe-xp status will not list it): %s",
+			 s->ifname, pxp_run_dir(), strerror(-err));
+	d->has_ctl = !err;
 	return 0;
 }
 
 static void device_close(struct wg_device *d)
 {
+	if (d->has_ctl)
+		control_server_close(&d->ctl);
 	while (d->clients)
 		client_close(d->clients);
 	while (d->peers)
@@ -1602,7 +1911,7 @@ int wg_device_run(const struct wg_device_settings *s, int notify_fd)
 	snprintf(msg, sizeof(msg), "%s: WireGuard interface created (UAPI %s)", s->ifname,
 		 d->sock_path);
 	daemon_notify(&notify_fd, PXP_EXIT_OK, msg);
-	while (!d->tun_gone) {
+	while (!d->tun_gone && !d->stop) {
 		uint64_t next;
 
 		housekeep(d, ev_now_ms());

@@ -40,11 +40,13 @@
 	X(ratelimit, "handshake over the per-source rate under load")                      \
 	X(flood, "initiation within 20 ms of its peer's last")                             \
 	X(truncated, "UDP datagram larger than the receive buffer")                        \
+	X(no_ipv6, "an IPv6 endpoint, and this host has no IPv6 (an IPv4-only socket)")    \
 	X(send, "the UDP socket or the TUN refused the packet")
 
 struct wg_device_settings {
 	char ifname[IF_NAMESIZE];
 	unsigned int mtu;
+	const char *state_dir; /* the handshake stamps' files (wg_stamp.h) */
 	bool foreground;
 	enum pxp_log_level log_level;
 };
