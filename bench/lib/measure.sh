@@ -214,8 +214,9 @@ pxp_cmd() {
 	else
 		run=/tmp/run-${CASE_PREFIX[$key]}$role bin=/host/pppoe-xp
 	fi
-	printf 'mountpoint -q /sys/fs/bpf || mount -t bpf bpf /sys/fs/bpf; mkdir -p %s && PPPOE_XP_RUN_DIR=%s exec %s' \
-		"$run" "$run" "$bin"
+	# The state dir (the WireGuard handshake stamps) beside the run dir, not the machine's.
+	printf 'mountpoint -q /sys/fs/bpf || mount -t bpf bpf /sys/fs/bpf; mkdir -p %s && PPPOE_XP_RUN_DIR=%s PPPOE_XP_STATE_DIR=%s exec %s' \
+		"$run" "$run" "$run/state" "$bin"
 	printf ' %q' "$@"
 }
 
