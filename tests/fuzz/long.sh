@@ -53,7 +53,7 @@ fuzz_one() {
 		printf '%s %s %s %s %s %s %s %s\n' "$name" "${execs:-?}" "${rate:-?}" "${cov:-?}" \
 			"${ft:-?}" "$before" "$after" "$bytes"
 		if [ "$rc" -ne 0 ] || [ -n "$crash" ]; then
-			echo "FAIL fuzz-long/$name: status $rc, input kept: ${crash:-none} (log $log)"
+			echo "FAIL fuzz-long/$name: status $rc, input kept: ${crash:-none }(log $log)"
 		elif [ "$mrc" -ne 0 ]; then
 			echo "FAIL fuzz-long/$name: the merge exited with status $mrc (log $dir/merge.log)"
 		elif [ -n "$big" ]; then
