@@ -81,6 +81,9 @@ RUN_DIR ?= /run/pppoe-xp
 STATE_DIR ?= /var/lib/pppoe-xp
 RUN_DIR_CFLAGS := -DPXP_RUN_DIR='"$(RUN_DIR)"' -DPXP_STATE_DIR='"$(STATE_DIR)"'
 FUZZ_SECONDS ?= 5
+# make fuzz-long: seconds per harness and harnesses at once (tests/fuzz/long.sh).
+FUZZ_LONG_SECONDS ?= 600
+FUZZ_LONG_JOBS ?= 1
 
 PKGS := libbpf libxdp libnl-3.0 libnl-route-3.0 nettle libcrypto
 # A Debian multiarch triplet's .pc files, unless the caller chose a pkg-config of its own.
@@ -436,6 +439,13 @@ check-cross: deps-cross
 	$(Q)tests/run.sh cross
 check-fuzz: $(FUZZ_BINS)
 	$(Q)tests/run.sh fuzz
+
+# Not in make check: each harness for FUZZ_LONG_SECONDS, what adds coverage merged into
+# tests/fuzz/corpus/ (commit it).
+.PHONY: fuzz-long
+fuzz-long: $(FUZZ_BINS)
+	$(Q)FUZZ_LONG_SECONDS=$(FUZZ_LONG_SECONDS) FUZZ_LONG_JOBS=$(FUZZ_LONG_JOBS) O=$(O) \
+		tests/fuzz/long.sh
 
 # The include flags of one room, for tests/rooms.sh: make -s room-flags ROOM=datapath
 .PHONY: room-flags
