@@ -76,7 +76,8 @@ int discover_run(const struct discover_options *o, FILE *out)
 	};
 	struct discover d = { .handler.ready = sock_ready, .out = out };
 	struct ev_loop loop;
-	struct ev_timer wake; /* at the core's deadline, which this loop checks itself */
+	/* At the core's deadline, which this loop checks itself; zeroed, as attach requires. */
+	struct ev_timer wake = { 0 };
 	int err;
 
 	ops.io.ctx = &d;

@@ -32,7 +32,7 @@ struct timer_heap {
 
 void timer_heap_init(struct timer_heap *h);
 void timer_heap_free(struct timer_heap *h);
-/* t joins, not queued; 0 or -ENOMEM. */
+/* t (zeroed before its first attach) joins, not queued; 0 or -ENOMEM. */
 int timer_heap_attach(struct timer_heap *h, struct pxp_timer *t);
 /* t leaves (cancelled first); a no-op for a timer that never joined or already left. */
 void timer_heap_detach(struct timer_heap *h, struct pxp_timer *t);

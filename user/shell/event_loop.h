@@ -57,7 +57,9 @@ void ev_loop_del(struct ev_loop *l, int fd);
 int ev_loop_run_once(struct ev_loop *l);
 
 /* t joins l, disarmed, with its fire callback; 0 or -ENOMEM (the one failure: arming never
- * fails). */
+ * fails). t must be zeroed before its first attach (a timer on the stack: `= { 0 }`): attach
+ * of an attached timer is a no-op, so garbage that reads as attached would queue a timer no
+ * room was made for. */
 int ev_timer_attach(struct ev_loop *l, struct ev_timer *t,
 		    void (*fire)(struct ev_timer *t, uint64_t now_ms));
 /* t leaves l (disarmed first); a no-op when not attached. */
