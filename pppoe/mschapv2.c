@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /* MS-CHAPv2 (RFC 2759): NT-Response, Authenticator-Response, Success and Failure messages. */
 #include "mschapv2.h"
+#include "pxp_hex.h"
 
 #include <errno.h>
 #include <string.h>
@@ -244,17 +245,6 @@ void mschapv2_format_auth_response(const uint8_t digest[static MSCHAPV2_DIGEST_L
 	out[MSCHAPV2_AUTH_RESPONSE_LEN] = '\0';
 }
 
-static int hex_value(uint8_t c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	return -1;
-}
-
 bool mschapv2_success_matches(const uint8_t *msg, size_t len,
 			      const uint8_t digest[static MSCHAPV2_DIGEST_LEN])
 {
@@ -268,8 +258,8 @@ bool mschapv2_success_matches(const uint8_t *msg, size_t len,
 	if (len > MSCHAPV2_AUTH_RESPONSE_LEN && msg[MSCHAPV2_AUTH_RESPONSE_LEN] != ' ')
 		return false;
 	for (i = 0; i < MSCHAPV2_DIGEST_LEN; i++) {
-		hi = hex_value(msg[2 + 2 * i]);
-		lo = hex_value(msg[3 + 2 * i]);
+		hi = pxp_hex_digit(msg[2 + 2 * i]);
+		lo = pxp_hex_digit(msg[3 + 2 * i]);
 		if (hi < 0 || lo < 0)
 			return false;
 		got[i] = (uint8_t)(hi << 4 | lo);

@@ -10,6 +10,7 @@
 #include <sys/socket.h>
 
 #include "uapi.h"
+#include "pxp_hex.h"
 
 /* A piece of the input: not NUL-terminated. */
 struct span {
@@ -47,23 +48,12 @@ static int fail(char *err, size_t cap, int ret, const char *fmt, ...)
 	return ret;
 }
 
-static int hexval(char c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return -1;
-}
-
 static int parse_key(struct span v, uint8_t key[WG_KEY_LEN])
 {
 	if (v.len != 2 * WG_KEY_LEN)
 		return -EINVAL;
 	for (size_t i = 0; i < WG_KEY_LEN; i++) {
-		int hi = hexval(v.p[2 * i]), lo = hexval(v.p[2 * i + 1]);
+		int hi = pxp_hex_digit(v.p[2 * i]), lo = pxp_hex_digit(v.p[2 * i + 1]);
 
 		if (hi < 0 || lo < 0)
 			return -EINVAL;

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 #include "wg_stamp.h"
+#include "pxp_hex.h"
 
 #include <errno.h>
 #include <string.h>
@@ -54,17 +55,6 @@ void wg_stamp_format(char out[static WG_STAMP_TEXT_LEN], const uint8_t bound[sta
 	out[2 * WG_TAI64N_LEN] = '\n';
 }
 
-static int hex_digit(char c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return -1;
-}
-
 int wg_stamp_parse(const char *text, size_t len, uint8_t bound[static WG_TAI64N_LEN],
 		   const char **why)
 {
@@ -79,7 +69,7 @@ int wg_stamp_parse(const char *text, size_t len, uint8_t bound[static WG_TAI64N_
 		return -EINVAL;
 	}
 	for (size_t i = 0; i < WG_TAI64N_LEN; i++) {
-		int hi = hex_digit(text[2 * i]), lo = hex_digit(text[2 * i + 1]);
+		int hi = pxp_hex_digit(text[2 * i]), lo = pxp_hex_digit(text[2 * i + 1]);
 
 		if (hi < 0 || lo < 0) {
 			*why = "a character that is not a hex digit";
