@@ -25,7 +25,11 @@ PXG_INTEROP_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 PXG_GUEST_DIR=$PXG_INTEROP_DIR/guest
 PXG_RUN_DIR=${PXG_RUN_DIR:-/run/pxg}
 
-pxg_err() { echo "pxg: $*" >&2; }
+# The last error also stays in PXG_ERROR, for a FAIL line to name.
+pxg_err() {
+	PXG_ERROR=$*
+	echo "pxg: $*" >&2
+}
 
 guest_build() {
 	"$PXG_GUEST_DIR/build-image.sh"
@@ -45,7 +49,7 @@ pxg_qemu_pid() {
 
 guest_start() {
 	local name=$1 netns=$2 tap=$3 share=${4:-}
-	local state="$PXG_RUN_DIR/$name" image pid
+	local state="$PXG_RUN_DIR/$name" image pid build_log rc why
 	if [ $# -lt 3 ]; then
 		pxg_err "usage: guest_start NAME NETNS TAP [SHARE_DIR]"
 		return 2
@@ -69,8 +73,17 @@ guest_start() {
 		pxg_err "$qemu is not installed (apt-get install $qemu_pkg)"
 		return 1
 	}
-	image=$(guest_build) || {
-		pxg_err "image build failed"
+	# build-image.sh's progress stays live on stderr; its error line names the cause here.
+	build_log=$(mktemp)
+	image=$({
+		guest_build 2>&1 >&3 | tee "$build_log" >&2
+		exit "${PIPESTATUS[0]}"
+	} 3>&1)
+	rc=$?
+	why=$(sed -n 's/^build-image: error: //p' "$build_log" | tail -n 1)
+	rm -f "$build_log"
+	[ "$rc" = 0 ] || {
+		pxg_err "image build failed: ${why:-build-image.sh exited $rc with no error line}"
 		return 1
 	}
 	mkdir -p "$state"
@@ -241,7 +254,7 @@ guest_suite_skip_all() { # WHY
 guest_suite_boot() { # NETNS TAP SHARE
 	local c
 	if ! guest_start "$GUEST_SUITE_NAME" "$1" "$2" "$3"; then
-		fail "${GUEST_SUITE_CASES[0]}" "the guest did not come up (see stderr)"
+		fail "${GUEST_SUITE_CASES[0]}" "the guest did not come up: ${PXG_ERROR:-see stderr}"
 		for c in "${GUEST_SUITE_CASES[@]:1}"; do skip "$c" "no guest"; done
 		exit 1
 	fi
