@@ -14,6 +14,8 @@
 #   guest_last_words NAME              why a dead guest died: console, qemu stderr, resets
 #   guest_suite NAME CASE...           the start of a suite that boots one guest itself
 #   guest_suite_boot NETNS TAP SHARE   that suite's boot, its first case
+#   guest_pxp_pair_script T U NSA NSB NET  a guest script: a pppoe-xp AC and client (/host's)
+#                                      across the in-guest veth vA-vB, their statuses saved
 #
 # Guest-side commands (in the image's PATH): pxp-ac, pxp-pppd-client; see tests/interop/guest/README.md.
 # Environment: PXG_RUN_DIR (/run/pxg), PXG_BOOT_TIMEOUT (120 s),
@@ -118,6 +120,33 @@ guest_start() {
 		guest_stop "$name"
 		return 1
 	fi
+}
+
+# guest_pxp_pair_script TAG USER NS_AC NS_CLIENT NET [DATA PATH OPTIONS]: the guest script
+# that starts /host/pppoe-xp as the AC on vA in NS_AC (NET.1, pool NET.0/30, CHAP for USER;
+# secrets /tmp/TAG-secrets, run dir /tmp/TAG-runA) and as the client on vB in NS_CLIENT
+# (password /tmp/TAG-pass, run dir /tmp/TAG-runB), both with the options given; pings NET.1
+# and saves both statuses (/tmp/TAG-ac.status, /tmp/TAG-client.status). Exit 1 if up failed
+# (the logs' tails printed), 2 if no ping got through.
+guest_pxp_pair_script() {
+	local tag=$1 user=$2 nsa=$3 nsb=$4 net=$5
+	shift 5
+	cat <<-EOF
+		mountpoint -q /sys/fs/bpf || mount -t bpf bpf /sys/fs/bpf
+		printf '$user * pw-$tag-$$ *\n' >/tmp/$tag-secrets && chmod 600 /tmp/$tag-secrets
+		printf 'pw-$tag-$$\n' >/tmp/$tag-pass && chmod 600 /tmp/$tag-pass
+		mkdir -p /tmp/$tag-runA /tmp/$tag-runB
+		(PPPOE_XP_RUN_DIR=/tmp/$tag-runA ip netns exec $nsa /host/pppoe-xp server vA \\
+			--local $net.1 --pool $net.0/30 --auth chap --secrets /tmp/$tag-secrets $* \\
+			--foreground >/tmp/$tag-server.log 2>&1 </dev/null &)
+		sleep 1
+		PPPOE_XP_RUN_DIR=/tmp/$tag-runB ip netns exec $nsb /host/pppoe-xp up vB --user $user \\
+			--password-file /tmp/$tag-pass $* >/tmp/$tag-client.log 2>&1 ||
+			{ tail -n 3 /tmp/$tag-client.log /tmp/$tag-server.log; exit 1; }
+		ip netns exec $nsb ping -c 3 -W 3 $net.1 >/dev/null || exit 2
+		PPPOE_XP_RUN_DIR=/tmp/$tag-runA ip netns exec $nsa /host/pppoe-xp status vA >/tmp/$tag-ac.status
+		PPPOE_XP_RUN_DIR=/tmp/$tag-runB ip netns exec $nsb /host/pppoe-xp status vB >/tmp/$tag-client.status
+	EOF
 }
 
 guest_exec() {

@@ -115,32 +115,23 @@ guest_exec "$name" 'ip netns exec pxkB pxp-pppd-client stop; ip netns exec pxkA 
 if [ ! -x "$repo/build/pppoe-xp" ]; then
 	skip guest612_pppoe_xp_session "no build/pppoe-xp (run make first)"
 else
-	out=$(guest_exec "$name" "
-		mountpoint -q /sys/fs/bpf || mount -t bpf bpf /sys/fs/bpf
-		printf 'u612 * pw-$$ *\n' >/tmp/pxk-secrets && chmod 600 /tmp/pxk-secrets
-		printf 'pw-$$\n' >/tmp/pxk-pass && chmod 600 /tmp/pxk-pass
-		mkdir -p /tmp/pxk-runA /tmp/pxk-runB
-		(PPPOE_XP_RUN_DIR=/tmp/pxk-runA ip netns exec pxkA /host/pppoe-xp server vA \
-			--local 10.78.2.1 --pool 10.78.2.0/30 --auth chap --secrets /tmp/pxk-secrets \
-			--foreground >/tmp/pxk-server.log 2>&1 </dev/null &)
-		sleep 1
-		PPPOE_XP_RUN_DIR=/tmp/pxk-runB ip netns exec pxkB /host/pppoe-xp up vB --user u612 \
-			--password-file /tmp/pxk-pass >/tmp/pxk-client.log 2>&1 ||
-			{ tail -n 3 /tmp/pxk-client.log /tmp/pxk-server.log; exit 1; }
-		ip netns exec pxkB ping -c 3 -W 3 10.78.2.1 >/dev/null || exit 2
-		c=\$(PPPOE_XP_RUN_DIR=/tmp/pxk-runB ip netns exec pxkB /host/pppoe-xp status vB)
-		s=\$(PPPOE_XP_RUN_DIR=/tmp/pxk-runA ip netns exec pxkA /host/pppoe-xp status vA)
-		echo \"\$c\" | grep -q '^  netdev_kind: netkit\$' &&
-			echo \"\$c\" | grep -q '^  halves: rx xdp-pass .*, tx tc ' &&
-			echo \"\$c\" | grep -q '^  mode_reason: auto: veth: netkit measured fastest' ||
-			{ echo \"\$c\" | grep -E '^  (mode|mode_reason|halves|netdev_kind):'; exit 3; }
-		echo \"\$s\" | grep -q '^netdev_kind: netkit\$' &&
-			echo \"\$s\" | grep -q '^datapath_halves: rx xdp-pass .*, tx tc ' &&
-			echo \"\$s\" | grep -q '^datapath_mode_reason: auto: veth: netkit measured fastest' ||
-			{ echo \"\$s\" | grep -E '^(datapath_|netdev_kind)'; exit 4; }
-		PPPOE_XP_RUN_DIR=/tmp/pxk-runB ip netns exec pxkB /host/pppoe-xp down vB
-		PPPOE_XP_RUN_DIR=/tmp/pxk-runA ip netns exec pxkA /host/pppoe-xp down vA
-		exit 0" 150)
+	# Quoted: the checks run in the guest.
+	check=$(
+		cat <<-'EOF'
+			c=/tmp/pxk-client.status s=/tmp/pxk-ac.status
+			grep -q '^  netdev_kind: netkit$' $c && grep -q '^  halves: rx xdp-pass .*, tx tc ' $c &&
+				grep -q '^  mode_reason: auto: veth: netkit measured fastest' $c ||
+				{ grep -E '^  (mode|mode_reason|halves|netdev_kind):' $c; exit 3; }
+			grep -q '^netdev_kind: netkit$' $s && grep -q '^datapath_halves: rx xdp-pass .*, tx tc ' $s &&
+				grep -q '^datapath_mode_reason: auto: veth: netkit measured fastest' $s ||
+				{ grep -E '^(datapath_|netdev_kind)' $s; exit 4; }
+			PPPOE_XP_RUN_DIR=/tmp/pxk-runB ip netns exec pxkB /host/pppoe-xp down vB
+			PPPOE_XP_RUN_DIR=/tmp/pxk-runA ip netns exec pxkA /host/pppoe-xp down vA
+			exit 0
+		EOF
+	)
+	out=$(guest_exec "$name" "$(guest_pxp_pair_script pxk u612 pxkA pxkB 10.78.2)
+		$check" 150)
 	case $? in
 	0) pass guest612_pppoe_xp_session ;;
 	1) fail guest612_pppoe_xp_session "pppoe-xp up failed in the guest: $out" ;;

@@ -173,31 +173,22 @@ fi
 if [ ! -f "$share/pppoe-xp" ]; then
 	skip pppoe_xp_auto_veth "no build/pppoe-xp (run make first)"
 else
-	out=$(guest_exec "$name" "
-		mountpoint -q /sys/fs/bpf || mount -t bpf bpf /sys/fs/bpf
-		printf 'u61 * pw-$$ *\n' >/tmp/pxg-secrets && chmod 600 /tmp/pxg-secrets
-		printf 'pw-$$\n' >/tmp/pxg-pass && chmod 600 /tmp/pxg-pass
-		mkdir -p /tmp/pxg-runA /tmp/pxg-runB
-		(PPPOE_XP_RUN_DIR=/tmp/pxg-runA ip netns exec pxgA /host/pppoe-xp server vA \
-			--local 10.77.4.1 --pool 10.77.4.0/30 --auth chap --secrets /tmp/pxg-secrets \
-			--foreground >/tmp/pxg-server.log 2>&1 </dev/null &)
-		sleep 1
-		PPPOE_XP_RUN_DIR=/tmp/pxg-runB ip netns exec pxgB /host/pppoe-xp up vB --user u61 \
-			--password-file /tmp/pxg-pass >/tmp/pxg-client.log 2>&1 ||
-			{ tail -n 3 /tmp/pxg-client.log /tmp/pxg-server.log; exit 1; }
-		ip netns exec pxgB ping -c 3 -W 3 10.77.4.1 >/dev/null || exit 2
-		c=\$(PPPOE_XP_RUN_DIR=/tmp/pxg-runB ip netns exec pxgB /host/pppoe-xp status vB)
-		s=\$(PPPOE_XP_RUN_DIR=/tmp/pxg-runA ip netns exec pxgA /host/pppoe-xp status vA)
-		echo \"\$c\" | grep -q '^  netdev_kind: veth\$' &&
-			echo \"\$c\" | grep -q '^  mode: xdp\$' &&
-			echo \"\$c\" | grep -q '^  mode_reason: auto: veth: XDP .*; this kernel has no netkit' ||
-			{ echo \"\$c\" | grep -E '^  (mode|mode_reason|halves|netdev_kind):'; exit 3; }
-		echo \"\$s\" | grep -q '^netdev_kind: veth\$' &&
-			echo \"\$s\" | grep -q '^datapath_mode: xdp\$' ||
-			{ echo \"\$s\" | grep -E '^(datapath_|netdev_kind)'; exit 4; }
-		PPPOE_XP_RUN_DIR=/tmp/pxg-runB ip netns exec pxgB /host/pppoe-xp down vB
-		PPPOE_XP_RUN_DIR=/tmp/pxg-runA ip netns exec pxgA /host/pppoe-xp down vA
-		exit 0" 150)
+	# Quoted: the checks run in the guest.
+	check=$(
+		cat <<-'EOF'
+			c=/tmp/pxg-client.status s=/tmp/pxg-ac.status
+			grep -q '^  netdev_kind: veth$' $c && grep -q '^  mode: xdp$' $c &&
+				grep -q '^  mode_reason: auto: veth: XDP .*; this kernel has no netkit' $c ||
+				{ grep -E '^  (mode|mode_reason|halves|netdev_kind):' $c; exit 3; }
+			grep -q '^netdev_kind: veth$' $s && grep -q '^datapath_mode: xdp$' $s ||
+				{ grep -E '^(datapath_|netdev_kind)' $s; exit 4; }
+			PPPOE_XP_RUN_DIR=/tmp/pxg-runB ip netns exec pxgB /host/pppoe-xp down vB
+			PPPOE_XP_RUN_DIR=/tmp/pxg-runA ip netns exec pxgA /host/pppoe-xp down vA
+			exit 0
+		EOF
+	)
+	out=$(guest_exec "$name" "$(guest_pxp_pair_script pxg u61 pxgA pxgB 10.77.4)
+		$check" 150)
 	case $? in
 	0) pass pppoe_xp_auto_veth ;;
 	1) fail pppoe_xp_auto_veth "pppoe-xp up failed in the guest: $out" ;;

@@ -21,7 +21,7 @@ struct pxp_dp_auto {
 	enum pxp_dp_mode mode; /* what status calls it: xdp or tc */
 	enum pxp_dp_half rx, tx;
 	enum pxp_dp_netdev netdev; /* AUTO: netkit where the kernel has it and the halves fit */
-	bool netkit;		   /* the row is for kernels with netkit (and --netdev auto) */
+	bool netkit;		   /* the row is for kernels with netkit (and --netdev not veth) */
 	const char *why;	   /* for status, after the driver's name: why it gets these */
 };
 
