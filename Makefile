@@ -5,6 +5,7 @@
 #
 #   make            build everything into build/
 #   make deps       install the Debian packages the build, tests, demo and bench need
+#                   (make musl's own come with make deps-musl, cross builds' with deps-cross)
 #   make check      every test tier; ends with one line "N passed, N failed, N skipped"
 #   make check-fast rooms, unit, dist (--help, man page, install) and bpf tiers only
 #   make check-long the full sizes of what make check runs smaller to fit its time (the
@@ -18,7 +19,7 @@
 #   make cross-aarch64  the daemon and its tests for aarch64 into build-aarch64/
 #   make musl       the daemon and its unit tests against musl (static) into build-musl/, with
 #                   the libraries built from Debian's sources once (build-musl/sysroot), and
-#                   runs the unit tests
+#                   runs the unit tests; installs its packages first (make deps-musl)
 #   V=1             show commands (and so every flag)
 #
 # A packager's flags are honoured: CC, AR, CPPFLAGS, CFLAGS, LDFLAGS, PKG_CONFIG, SYSROOT,
@@ -91,7 +92,7 @@ PKG_CONFIG_LIBDIR ?= $(if $(CROSS),/usr/lib/$(CROSS)/pkgconfig:/usr/share/pkgcon
 PKG_ENV := PKG_CONFIG_SYSROOT_DIR=$(SYSROOT) \
 	$(if $(PKG_CONFIG_LIBDIR),PKG_CONFIG_LIBDIR=$(PKG_CONFIG_LIBDIR))
 # Goals that need no library, or that install the packages first and run make again.
-PKG_FREE_GOALS := deps deps-cross clean format check check-fast check-long demo bench bench-ac cross-aarch64 \
+PKG_FREE_GOALS := deps deps-cross deps-musl clean format check check-fast check-long demo bench bench-ac cross-aarch64 \
 	check-cross guest-image musl
 ifneq ($(filter-out $(PKG_FREE_GOALS),$(or $(MAKECMDGOALS),all)),)
 PKG_MISSING := $(strip $(foreach p,$(PKGS),$(if $(shell $(PKG_ENV) $(PKG_CONFIG) --exists $(p) \
@@ -324,15 +325,13 @@ uninstall:
 # ---- set-up -------------------------------------------------------------------------
 # libb2-dev and libsodium-dev are the second libraries the WireGuard crypto is checked
 # against (test binaries only); wireguard-go and wireguard-tools are its interop peer and,
-# with openvpn and openssl (its run-time PKI), the benchmark's VPN rows. musl-tools, dpkg-dev
-# (dpkg-source), flex, bison, autoconf, automake and libtool build make musl's libraries
-# from Debian's sources (libnl's parsers; libsodium's tarball has no configure script).
+# with openvpn and openssl (its run-time PKI), the benchmark's VPN rows; musl-dev's libc.a is
+# what tests/dist/test_musl_symbols.sh looks the daemon's calls up in.
 DEB_PACKAGES := make gcc clang llvm libbpf-dev libxdp-dev bpftool libelf-dev zlib1g-dev \
 	pkg-config nettle-dev libssl-dev libnl-3-dev libnl-route-3-dev libclang-rt-14-dev \
 	clang-format iproute2 iputils-ping iperf3 ethtool tcpdump nftables python3 procps socat \
 	qemu-system-x86 cpio lz4 binutils ppp pppoe gnuplot-nox dhcpcd-base musl-dev \
 	libb2-dev libsodium-dev wireguard-go wireguard-tools jq shellcheck openvpn openssl \
-	musl-tools dpkg-dev flex bison autoconf automake libtool \
 	$(EXTRA_DEB_PACKAGES)
 
 # apt_install: the packages of $(1) not installed yet, installed.
@@ -358,6 +357,15 @@ DEB_CROSS_PACKAGES := gcc-aarch64-linux-gnu libc6-dev-arm64-cross qemu-user qemu
 	$(addsuffix :arm64,libbpf-dev libxdp-dev libnl-3-dev libnl-route-3-dev nettle-dev libssl-dev \
 	libelf-dev zlib1g-dev libb2-dev libsodium-dev)
 
+# make musl's alone (deps-musl): musl-tools (musl-gcc), dpkg-dev (dpkg-source), flex, bison,
+# autoconf, automake and libtool build its libraries from Debian's sources (libnl's parsers;
+# libsodium's tarball has no configure script).
+DEB_MUSL_PACKAGES := musl-tools dpkg-dev flex bison autoconf automake libtool
+
+.PHONY: deps-musl
+deps-musl: deps
+	$(call apt_install,$(DEB_MUSL_PACKAGES))
+
 .PHONY: deps-cross cross-aarch64
 deps-cross: deps
 	$(Q)dpkg --print-foreign-architectures | grep -qx arm64 || dpkg --add-architecture arm64
@@ -380,7 +388,7 @@ MUSL_MAKE = $(MAKE) --no-print-directory O=$(MUSL_O) CC="musl-gcc -isystem $(MUS
 	LDFLAGS=-static PKG_CONFIG_LIBDIR=$(MUSL_SYSROOT)/lib/pkgconfig
 
 .PHONY: musl
-musl: deps
+musl: deps-musl
 	$(Q)tests/musl/sysroot.sh $(MUSL_SYSROOT)
 	$(Q)$(MUSL_MAKE) daemon-man-unit
 	$(Q)O=$(MUSL_O) tests/run.sh musl

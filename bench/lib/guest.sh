@@ -12,12 +12,14 @@
 #   kernel-pppoe-flowtable  kernel-pppoe with the nftables flowtable OpenWrt's firewall4 sets
 #                 up with flow_offloading=1 (software flow offloading) at the router
 #   rp-pppoe      rp-pppoe user mode on both ends (pxp-ac/pxp-pppd-client --mode user)
-#   pppoe-xp      pppoe-xp server at isp and client at router (build/ over 9p at /host)
+#   pppoe-xp      pppoe-xp server at isp and client at router (build/ over 9p at /host), with
+#                 no data path options: --mode auto, what a user gets (on 6.12 the netkit
+#                 row, as pppoe-xp-netkit; on 6.1 XDP on veths)
 #   pppoe-xp-netkit  the same with netkit session netdevs at both ends: client and server
 #                 --mode tc --rx xdp-pass --netdev netkit (the tc transmit half on pxp0's /
 #                 pxs<N>'s own transmit, XDP decap and the WAN's GRO before tc hands the
 #                 packet to it); 6.12 only
-#   mixed         pxp-ac (kernel AC) at isp, pppoe-xp client at router
+#   mixed         pxp-ac (kernel AC) at isp, pppoe-xp client at router in mode xdp
 #   mixed-netkit  the same with the client as in pppoe-xp-netkit: our netkit client end
 #                 alone against the kernel's AC; 6.12 only
 #   kernel-wg     kernel WireGuard between router and isp over the plain WAN (bench/lib/wg.sh
@@ -160,12 +162,10 @@ guest_ac() {
 	}
 }
 
-# guest_pxp_client KEY [DATA PATH OPTIONS]: pppoe-xp up at the router (default xdp mode:
-# native XDP on the guest's veth).
+# guest_pxp_client KEY [DATA PATH OPTIONS]: pppoe-xp up at the router (none: --mode auto).
 guest_pxp_client() {
 	local key=$1 log=/tmp/${CASE_PREFIX[$1]}client.log
 	shift
-	[ $# -gt 0 ] || set -- --mode xdp
 	x_sh "$key" router 90 "$(pxp_cmd "$key" router up wan0 --user "$GUEST_USER" \
 		--password "$GUEST_PASSWORD" "$@" --defaultroute) >$log 2>&1" >/dev/null || {
 		case_unavailable "$key" "pppoe-xp up failed in the guest: $(x_guest 10 "tail -n 1 $log")"
@@ -299,7 +299,7 @@ guest_setup_case() {
 			case_unavailable "$key" "build/pppoe-xp is not built (or /host is not shared)"
 			return
 		}
-		local -a dp=(--mode xdp)
+		local -a dp=() # --mode auto
 		[ "$c" = pppoe-xp-netkit ] && dp=("${GUEST_NETKIT_DP[@]}")
 		x_sh "$key" isp 30 "($(pxp_cmd "$key" isp server isp0 --local 100.64.1.1 \
 			--pool 100.64.1.0/30 --auth chap --secrets "/tmp/${p}chap-secrets" "${dp[@]}" \
@@ -322,7 +322,7 @@ guest_setup_case() {
 			# pppoe-xp's XDP egress redirects into wan0; a veth drops redirected frames unless
 			# its peer runs XDP or has GRO on, and the kernel AC's isp0 runs no XDP (DESIGN.md).
 			x_guest 10 "$(bench_gro_for_redirect "${p}isp" isp0)" >/dev/null 2>&1
-			guest_pxp_client "$key" || return
+			guest_pxp_client "$key" --mode xdp || return
 		fi
 		x_guest 30 "$(guest_nat_script "$p" pxp0)" >/dev/null
 		guest_ready "$key" pxp0

@@ -14,6 +14,8 @@
 #   guest_last_words NAME              why a dead guest died: console, qemu stderr, resets
 #   guest_suite NAME CASE...           the start of a suite that boots one guest itself
 #   guest_suite_boot NETNS TAP SHARE   that suite's boot, its first case
+#   guest_pxp_pair_script T U NSA NSB NET  a guest script: a pppoe-xp AC and client (/host's)
+#                                      across the in-guest veth vA-vB, their statuses saved
 #
 # Guest-side commands (in the image's PATH): pxp-ac, pxp-pppd-client; see tests/interop/guest/README.md.
 # Environment: PXG_RUN_DIR (/run/pxg), PXG_BOOT_TIMEOUT (120 s),
@@ -25,7 +27,11 @@ PXG_INTEROP_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 PXG_GUEST_DIR=$PXG_INTEROP_DIR/guest
 PXG_RUN_DIR=${PXG_RUN_DIR:-/run/pxg}
 
-pxg_err() { echo "pxg: $*" >&2; }
+# The last error also stays in PXG_ERROR, for a FAIL line to name.
+pxg_err() {
+	PXG_ERROR=$*
+	echo "pxg: $*" >&2
+}
 
 guest_build() {
 	"$PXG_GUEST_DIR/build-image.sh"
@@ -45,7 +51,7 @@ pxg_qemu_pid() {
 
 guest_start() {
 	local name=$1 netns=$2 tap=$3 share=${4:-}
-	local state="$PXG_RUN_DIR/$name" image pid
+	local state="$PXG_RUN_DIR/$name" image pid build_log rc why
 	if [ $# -lt 3 ]; then
 		pxg_err "usage: guest_start NAME NETNS TAP [SHARE_DIR]"
 		return 2
@@ -69,8 +75,17 @@ guest_start() {
 		pxg_err "$qemu is not installed (apt-get install $qemu_pkg)"
 		return 1
 	}
-	image=$(guest_build) || {
-		pxg_err "image build failed"
+	# build-image.sh's progress stays live on stderr; its error line names the cause here.
+	build_log=$(mktemp)
+	image=$({
+		guest_build 2>&1 >&3 | tee "$build_log" >&2
+		exit "${PIPESTATUS[0]}"
+	} 3>&1)
+	rc=$?
+	why=$(sed -n 's/^build-image: error: //p' "$build_log" | tail -n 1)
+	rm -f "$build_log"
+	[ "$rc" = 0 ] || {
+		pxg_err "image build failed: ${why:-build-image.sh exited $rc with no error line}"
 		return 1
 	}
 	mkdir -p "$state"
@@ -105,6 +120,33 @@ guest_start() {
 		guest_stop "$name"
 		return 1
 	fi
+}
+
+# guest_pxp_pair_script TAG USER NS_AC NS_CLIENT NET [DATA PATH OPTIONS]: the guest script
+# that starts /host/pppoe-xp as the AC on vA in NS_AC (NET.1, pool NET.0/30, CHAP for USER;
+# secrets /tmp/TAG-secrets, run dir /tmp/TAG-runA) and as the client on vB in NS_CLIENT
+# (password /tmp/TAG-pass, run dir /tmp/TAG-runB), both with the options given; pings NET.1
+# and saves both statuses (/tmp/TAG-ac.status, /tmp/TAG-client.status). Exit 1 if up failed
+# (the logs' tails printed), 2 if no ping got through.
+guest_pxp_pair_script() {
+	local tag=$1 user=$2 nsa=$3 nsb=$4 net=$5
+	shift 5
+	cat <<-EOF
+		mountpoint -q /sys/fs/bpf || mount -t bpf bpf /sys/fs/bpf
+		printf '$user * pw-$tag-$$ *\n' >/tmp/$tag-secrets && chmod 600 /tmp/$tag-secrets
+		printf 'pw-$tag-$$\n' >/tmp/$tag-pass && chmod 600 /tmp/$tag-pass
+		mkdir -p /tmp/$tag-runA /tmp/$tag-runB
+		(PPPOE_XP_RUN_DIR=/tmp/$tag-runA ip netns exec $nsa /host/pppoe-xp server vA \\
+			--local $net.1 --pool $net.0/30 --auth chap --secrets /tmp/$tag-secrets $* \\
+			--foreground >/tmp/$tag-server.log 2>&1 </dev/null &)
+		sleep 1
+		PPPOE_XP_RUN_DIR=/tmp/$tag-runB ip netns exec $nsb /host/pppoe-xp up vB --user $user \\
+			--password-file /tmp/$tag-pass $* >/tmp/$tag-client.log 2>&1 ||
+			{ tail -n 3 /tmp/$tag-client.log /tmp/$tag-server.log; exit 1; }
+		ip netns exec $nsb ping -c 3 -W 3 $net.1 >/dev/null || exit 2
+		PPPOE_XP_RUN_DIR=/tmp/$tag-runA ip netns exec $nsa /host/pppoe-xp status vA >/tmp/$tag-ac.status
+		PPPOE_XP_RUN_DIR=/tmp/$tag-runB ip netns exec $nsb /host/pppoe-xp status vB >/tmp/$tag-client.status
+	EOF
 }
 
 guest_exec() {
@@ -241,7 +283,7 @@ guest_suite_skip_all() { # WHY
 guest_suite_boot() { # NETNS TAP SHARE
 	local c
 	if ! guest_start "$GUEST_SUITE_NAME" "$1" "$2" "$3"; then
-		fail "${GUEST_SUITE_CASES[0]}" "the guest did not come up (see stderr)"
+		fail "${GUEST_SUITE_CASES[0]}" "the guest did not come up: ${PXG_ERROR:-see stderr}"
 		for c in "${GUEST_SUITE_CASES[@]:1}"; do skip "$c" "no guest"; done
 		exit 1
 	fi

@@ -10,8 +10,9 @@
 #
 # Cases: the kernel is 6.12, kernel PPPoE (pxp-ac / pxp-pppd-client, pppoe.ko) carries a
 # ping, WireGuard and netkit links can be made, netem loads, an nftables flowtable over the session's
-# devices loads (the flowtable baseline), a pppoe-xp server and client (build/ over 9p)
-# carry a ping; a pppoe-xp client with --netdev netkit (mode tc) against an AC in mode tc
+# devices loads (the flowtable baseline), a pppoe-xp server and client (build/ over 9p) with
+# no data path options carry a ping and run --mode auto's netkit row (netkit, rx xdp-pass,
+# tx tc); a pppoe-xp client with --netdev netkit (mode tc) against an AC in mode tc
 # with --rx xdp-pass (the benchmark's pppoe-xp-netkit AC; its --netdev auto picks netkit)
 # carries a ping and TCP both ways with 0x8864 framing on the wire, and after kill -9 `down`
 # deletes its netkit pxp0; kernel WireGuard in the guest and our `pppoe-xp wg` on the host
@@ -108,27 +109,35 @@ else
 fi
 guest_exec "$name" 'ip netns exec pxkB pxp-pppd-client stop; ip netns exec pxkA pxp-ac stop' >&2
 
-# pppoe-xp on both ends in xdp mode, as the benchmark runs it in the guest.
+# pppoe-xp on both ends with no data path options (--mode auto, what a user gets and what the
+# benchmark's pppoe-xp case runs): on a veth WAN of a kernel with netkit, the auto table's
+# netkit row at both ends: rx xdp-pass, tx tc, netkit session netdevs, and a reason saying so.
 if [ ! -x "$repo/build/pppoe-xp" ]; then
 	skip guest612_pppoe_xp_session "no build/pppoe-xp (run make first)"
 else
-	out=$(guest_exec "$name" "
-		mountpoint -q /sys/fs/bpf || mount -t bpf bpf /sys/fs/bpf
-		printf 'u612 * pw-$$ *\n' >/tmp/pxk-secrets && chmod 600 /tmp/pxk-secrets
-		printf 'pw-$$\n' >/tmp/pxk-pass && chmod 600 /tmp/pxk-pass
-		mkdir -p /tmp/pxk-runA /tmp/pxk-runB
-		(PPPOE_XP_RUN_DIR=/tmp/pxk-runA ip netns exec pxkA /host/pppoe-xp server vA \
-			--local 10.78.2.1 --pool 10.78.2.0/30 --auth chap --secrets /tmp/pxk-secrets \
-			--mode xdp --foreground >/tmp/pxk-server.log 2>&1 </dev/null &)
-		sleep 1
-		PPPOE_XP_RUN_DIR=/tmp/pxk-runB ip netns exec pxkB /host/pppoe-xp up vB --user u612 \
-			--password-file /tmp/pxk-pass --mode xdp >/tmp/pxk-client.log 2>&1 ||
-			{ tail -n 3 /tmp/pxk-client.log /tmp/pxk-server.log; exit 1; }
-		ip netns exec pxkB ping -c 3 -W 3 10.78.2.1 >/dev/null || exit 2" 150)
+	# Quoted: the checks run in the guest.
+	check=$(
+		cat <<-'EOF'
+			c=/tmp/pxk-client.status s=/tmp/pxk-ac.status
+			grep -q '^  netdev_kind: netkit$' $c && grep -q '^  halves: rx xdp-pass .*, tx tc ' $c &&
+				grep -q '^  mode_reason: auto: veth: netkit measured fastest' $c ||
+				{ grep -E '^  (mode|mode_reason|halves|netdev_kind):' $c; exit 3; }
+			grep -q '^netdev_kind: netkit$' $s && grep -q '^datapath_halves: rx xdp-pass .*, tx tc ' $s &&
+				grep -q '^datapath_mode_reason: auto: veth: netkit measured fastest' $s ||
+				{ grep -E '^(datapath_|netdev_kind)' $s; exit 4; }
+			PPPOE_XP_RUN_DIR=/tmp/pxk-runB ip netns exec pxkB /host/pppoe-xp down vB
+			PPPOE_XP_RUN_DIR=/tmp/pxk-runA ip netns exec pxkA /host/pppoe-xp down vA
+			exit 0
+		EOF
+	)
+	out=$(guest_exec "$name" "$(guest_pxp_pair_script pxk u612 pxkA pxkB 10.78.2)
+		$check" 150)
 	case $? in
 	0) pass guest612_pppoe_xp_session ;;
 	1) fail guest612_pppoe_xp_session "pppoe-xp up failed in the guest: $out" ;;
 	2) fail guest612_pppoe_xp_session "no ping across the pppoe-xp session" ;;
+	3) fail guest612_pppoe_xp_session "the client's --mode auto is not netkit + rx xdp-pass + tx tc: $out" ;;
+	4) fail guest612_pppoe_xp_session "the AC's --mode auto is not netkit + rx xdp-pass + tx tc: $out" ;;
 	*) fail guest612_pppoe_xp_session "guest_exec failed: $out" ;;
 	esac
 fi

@@ -12,7 +12,9 @@
 #
 # Cases: control channel semantics, 9p share, PAP and CHAP kernel-mode
 # sessions carrying ping, LCP Terminate + PADT on `pxp-ac stop`, rp-pppoe
-# user mode, PADI/PADO across the tap, pppoe-xp's runtime libraries.
+# user mode, PADI/PADO across the tap, pppoe-xp's runtime libraries, and a pppoe-xp session
+# with no data path options on this kernel without netkit: --mode auto's veth row (XDP both
+# ways on veths).
 # Output: one PASS/FAIL/SKIP line per case; exit 1 if anything failed.
 set -u
 
@@ -26,7 +28,7 @@ netns=pxgn$$
 tap=pxgt$$
 cases=(guest_boot guest_exec_status guest_share_9p session_pap_kernel
 	session_chap_kernel ac_stop_terminates session_user_mode
-	host_discovery_over_tap pppoe_xp_libraries)
+	host_discovery_over_tap pppoe_xp_libraries pppoe_xp_auto_veth)
 guest_suite "$name" "${cases[@]}"
 share=$GUEST_SUITE_TMP
 
@@ -164,6 +166,37 @@ else
 	else
 		fail pppoe_xp_libraries "$(echo "$out" | grep 'not found' | tr '\n' ' ')"
 	fi
+fi
+
+# 6.1 has no netkit: --mode auto at both ends keeps the veth row (mode xdp, veth netdevs),
+# where the 6.12 guest takes the netkit row (test_guest_612.sh guest612_pppoe_xp_session).
+if [ ! -f "$share/pppoe-xp" ]; then
+	skip pppoe_xp_auto_veth "no build/pppoe-xp (run make first)"
+else
+	# Quoted: the checks run in the guest.
+	check=$(
+		cat <<-'EOF'
+			c=/tmp/pxg-client.status s=/tmp/pxg-ac.status
+			grep -q '^  netdev_kind: veth$' $c && grep -q '^  mode: xdp$' $c &&
+				grep -q '^  mode_reason: auto: veth: XDP .*; this kernel has no netkit' $c ||
+				{ grep -E '^  (mode|mode_reason|halves|netdev_kind):' $c; exit 3; }
+			grep -q '^netdev_kind: veth$' $s && grep -q '^datapath_mode: xdp$' $s ||
+				{ grep -E '^(datapath_|netdev_kind)' $s; exit 4; }
+			PPPOE_XP_RUN_DIR=/tmp/pxg-runB ip netns exec pxgB /host/pppoe-xp down vB
+			PPPOE_XP_RUN_DIR=/tmp/pxg-runA ip netns exec pxgA /host/pppoe-xp down vA
+			exit 0
+		EOF
+	)
+	out=$(guest_exec "$name" "$(guest_pxp_pair_script pxg u61 pxgA pxgB 10.77.4)
+		$check" 150)
+	case $? in
+	0) pass pppoe_xp_auto_veth ;;
+	1) fail pppoe_xp_auto_veth "pppoe-xp up failed in the guest: $out" ;;
+	2) fail pppoe_xp_auto_veth "no ping across the pppoe-xp session" ;;
+	3) fail pppoe_xp_auto_veth "the client's --mode auto is not xdp on a veth: $out" ;;
+	4) fail pppoe_xp_auto_veth "the AC's --mode auto is not xdp on a veth: $out" ;;
+	*) fail pppoe_xp_auto_veth "guest_exec failed: $out" ;;
+	esac
 fi
 
 exit $REPORT_FAILED

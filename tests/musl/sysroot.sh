@@ -42,7 +42,7 @@ export PKG_CONFIG_LIBDIR=$SYSROOT/lib/pkgconfig PKG_CONFIG_PATH=
 export CC CFLAGS="-O2 -g -fPIC" CPPFLAGS="-I$SYSROOT/include" LDFLAGS="-L$SYSROOT/lib"
 
 command -v "$CC" >/dev/null || {
-	echo "$0: no $CC (Debian's musl-tools; make deps installs it)" >&2
+	echo "$0: no $CC (Debian's musl-tools; make deps-musl installs it)" >&2
 	exit 1
 }
 

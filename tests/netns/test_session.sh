@@ -438,27 +438,46 @@ test_no_xsk_kernel() {
 	[ -z "$ids" ] || fail "the client has XSKMAP $ids"
 }
 
-# --mode auto (the default) on a veth WAN: the auto table's veth row, XDP both ways, and the
-# reason in the client's status (text and JSON) and the AC's; then traffic.
+# --mode auto (the default) on a veth WAN: the auto table's veth rows, in the client's status
+# (text and JSON) and the AC's, then traffic: where the kernel has netkit, netkit session
+# netdevs with rx xdp-pass and tx tc; else (and with --netdev veth) XDP both ways on veths,
+# the reason saying why not netkit.
 test_mode_auto() {
-	local mode why
+	local mode why want_mode=xdp want_rx=xdp want_tx=xdp want_kind=veth
+	local want_why='auto: veth: XDP measured fastest*; this kernel has no netkit'
+	if kernel_has_netkit; then
+		want_mode=tc want_rx=xdp-pass want_tx=tc want_kind=netkit
+		want_why='auto: veth: netkit measured fastest*'
+	fi
 	reset
 	start_server pap || return 1
 	client_up || fail "up failed: $(cat "$PXP_TMP/client.out")" || return 1
 	mode=$(client status wan0 | awk -F': ' '$1 == "  mode" { print $2; exit }')
 	why=$(client status wan0 | sed -n 's/^  mode_reason: //p')
-	[ "$mode" = xdp ] || fail "auto on veth picked mode '$mode', not xdp" || return 1
-	[[ $why == "auto: veth: "*fastest* ]] || fail "status says mode_reason '$why'" || return 1
+	[ "$mode" = $want_mode ] || fail "auto on veth picked mode '$mode', not $want_mode" || return 1
+	# shellcheck disable=SC2053 # a pattern
+	[[ $why == $want_why ]] || fail "status says mode_reason '$why'" || return 1
+	[ "$(netdev_kind)" = $want_kind ] || fail "netdev_kind is '$(netdev_kind)', not $want_kind" || return 1
 	client status wan0 --json | python3 -c '
 import json, sys
 d = json.load(sys.stdin)["datapath"]
-assert d["mode"] == "xdp" and d["mode_reason"] == sys.argv[1], d
-assert d["halves"].startswith("rx xdp") and " tx xdp" in d["halves"], d' "$why" ||
+assert d["mode"] == sys.argv[2] and d["mode_reason"] == sys.argv[1], d
+assert d["halves"].startswith("rx %s " % sys.argv[3]) and " tx %s " % sys.argv[4] in d["halves"], d
+assert d["netdev_kind"] == sys.argv[5], d' "$why" $want_mode $want_rx $want_tx $want_kind ||
 		fail "status --json disagrees with the text" || return 1
 	why=$(server status isp0 | sed -n 's/^datapath_mode_reason: //p')
-	[[ $why == "auto: veth: "*fastest* ]] || fail "the AC's status says '$why'" || return 1
+	# shellcheck disable=SC2053 # a pattern
+	[[ $why == $want_why ]] || fail "the AC's status says '$why'" || return 1
 	in_ns "$NS_ROUTER" ping -c 3 -W 2 -i 0.2 100.64.1.1 >/dev/null ||
-		fail "no traffic through the session picked by auto"
+		fail "no traffic through the session picked by auto" || return 1
+	# --netdev veth leaves the netkit rows out, whatever the kernel.
+	reset
+	start_server pap || return 1
+	client_up --netdev veth || fail "up --netdev veth failed: $(cat "$PXP_TMP/client.out")" || return 1
+	why=$(client status wan0 | sed -n 's/^  mode_reason: //p')
+	[[ $why == "auto: veth: XDP measured fastest"*"; --netdev veth" ]] ||
+		fail "--netdev veth: mode_reason '$why'" || return 1
+	[ "$(netdev_kind)" = veth ] || fail "--netdev veth: netdev_kind is '$(netdev_kind)'"
 }
 
 test_mode_generic() { session_in_mode generic; }

@@ -168,7 +168,9 @@ static int cmd_up(const struct options *o)
 	signal(SIGINT, on_signal);
 	signal(SIGUSR1, on_signal);
 	pxp_tc_force_clsact(o->tc_clsact);
-	err = pxp_dp_attach_halves(&dp, o->wan, mode, rx, tx, (uint16_t)o->vlan);
+	/* veth: this tool never calls pxp_dp_set_netdev() */
+	err = pxp_dp_attach_halves(&dp, o->wan, mode, rx, tx, PXP_DP_NETDEV_VETH,
+				   (uint16_t)o->vlan);
 	if (err)
 		return err;
 	if (o->vlan_pcp)

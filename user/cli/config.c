@@ -398,9 +398,9 @@ static const struct cli_option daemon_options[] = {
 	{ "ipv6", OPT_IPV6, NULL, "run IPv6CP as well", NULL },
 	{ "vlan", 'v', "ID", "802.1Q tag on IFACE, 1 to " CLI_STR(MAX_VLAN_ID), "untagged" },
 	{ "mode", OPT_MODE, "M",
-	  "data path: auto (by the WAN port's driver: one table, status says why), xdp (native "
-	  "XDP), afxdp (AF_XDP engine), generic (skb-mode XDP) or tc (tc programs on the skb, no "
-	  "XDP)",
+	  "data path: auto (by the WAN port's driver and the kernel's netkit: one table, status "
+	  "says why), xdp (native XDP), afxdp (AF_XDP engine), generic (skb-mode XDP) or tc (tc "
+	  "programs on the skb, no XDP)",
 	  "auto" },
 	{ "rx", OPT_RX, "H",
 	  "the receive half's programs, for measuring every combination: xdp (decapsulate in "

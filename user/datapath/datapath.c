@@ -248,32 +248,55 @@ static int native_xdp_probe(int ifindex)
 }
 
 /*
- * --mode auto: the auto table's row for the WAN port's driver gives the mode and the halves
- * not asked for (dp_auto.c), and the reason status prints.
+ * May --netdev kind be a netkit here? 1 or 0, probing the kernel only for auto; why says why
+ * not.
  */
-static void pick_auto(struct pxp_dp *dp, enum pxp_dp_mode *mode, enum pxp_dp_half *rx,
-		      enum pxp_dp_half *tx)
+static int netkit_allowed(enum pxp_dp_netdev kind, const char **why)
+{
+	int has;
+
+	if (kind == PXP_DP_NETDEV_VETH) {
+		*why = "--netdev veth";
+		return 0;
+	}
+	if (kind == PXP_DP_NETDEV_NETKIT)
+		return 1;
+	has = pxp_netkit_probe();
+	*why = has < 0 ? "the netkit probe failed" : "this kernel has no netkit";
+	return has > 0;
+}
+
+/*
+ * --mode auto: the auto table's row for the WAN port's driver (and for the kernel: with or
+ * without netkit) gives the mode and the halves not asked for (dp_auto.c), and the reason
+ * status prints. The probes run only where the table needs their answer.
+ */
+static void pick_auto(struct pxp_dp *dp, enum pxp_dp_netdev kind, enum pxp_dp_mode *mode,
+		      enum pxp_dp_half *rx, enum pxp_dp_half *tx)
 {
 	const struct pxp_dp_auto *a;
+	const char *no_netkit = NULL;
 	char driver[32];
-	int native = -1;
+	int native = -1, netkit = -1;
 
 	if (pxp_wan_driver(dp->wan_name, driver, sizeof(driver)))
 		driver[0] = '\0'; /* unnamed: the classes decide */
-	a = pxp_dp_auto_pick(driver, native);
-	if (!a) {
-		native = native_xdp_probe(dp->wan.ifindex);
-		a = pxp_dp_auto_pick(driver, native);
+	while (!(a = pxp_dp_auto_pick(driver, native, netkit))) {
+		if (netkit < 0)
+			netkit = netkit_allowed(kind, &no_netkit);
+		else
+			native = native_xdp_probe(dp->wan.ifindex);
 	}
 	*mode = a->mode;
 	*rx = *rx != PXP_DP_HALF_DEFAULT ? *rx : a->rx;
 	*tx = *tx != PXP_DP_HALF_DEFAULT ? *tx : a->tx;
 	dp->auto_netdev = a->netdev;
-	snprintf(dp->reason, sizeof(dp->reason), "auto: %s%s: %s", driver[0] ? driver : "a driver",
+	snprintf(dp->reason, sizeof(dp->reason), "auto: %s%s: %s%s%s",
+		 driver[0] ? driver : "a driver",
 		 native < 0 ? ""
 		 : native   ? " has native XDP"
 			    : " has no native XDP",
-		 a->why);
+		 a->why, !netkit ? "; " : "", !netkit ? no_netkit : "");
 }
 
 uint64_t pxp_dp_umem_bytes(const struct pxp_dp *dp)
@@ -503,13 +526,6 @@ static int attach_wan(struct pxp_dp *dp, enum pxp_dp_mode mode)
 	return attach_prog(dp->wan.ifindex, fd, dp->xdp_flags);
 }
 
-int pxp_dp_attach(struct pxp_dp **dpp, const char *wan_ifname, enum pxp_dp_mode mode,
-		  uint16_t vlan_id)
-{
-	return pxp_dp_attach_halves(dpp, wan_ifname, mode, PXP_DP_HALF_DEFAULT, PXP_DP_HALF_DEFAULT,
-				    vlan_id);
-}
-
 /* An XDP transmit half redirects to the WAN port: count what its driver refuses. */
 static void watch_redirects(struct pxp_dp *dp)
 {
@@ -558,7 +574,8 @@ static int check_kernel_xsks(void)
 }
 
 int pxp_dp_attach_halves(struct pxp_dp **dpp, const char *wan_ifname, enum pxp_dp_mode mode,
-			 enum pxp_dp_half rx, enum pxp_dp_half tx, uint16_t vlan_id)
+			 enum pxp_dp_half rx, enum pxp_dp_half tx, enum pxp_dp_netdev netdev,
+			 uint16_t vlan_id)
 {
 	struct pxp_dp *dp;
 	int err;
@@ -599,7 +616,7 @@ int pxp_dp_attach_halves(struct pxp_dp **dpp, const char *wan_ifname, enum pxp_d
 		goto free_dp;
 	}
 	if (mode == PXP_DP_AUTO)
-		pick_auto(dp, &mode, &rx, &tx);
+		pick_auto(dp, netdev, &mode, &rx, &tx);
 	else
 		snprintf(dp->reason, sizeof(dp->reason), "asked for (--mode %s)",
 			 pxp_dp_mode_name(mode));

@@ -70,16 +70,16 @@ struct pxp_dp_session {
 struct pxp_dp;
 
 /*
- * Attach to the WAN port: load and attach programs for the mode (AUTO resolved here).
+ * Attach to the WAN port: load and attach programs for the mode (AUTO resolved here, with
+ * the session netdev kind to come from pxp_dp_set_netdev(): a netkit row of the auto table
+ * only where netdev allows one) and the halves (modes xdp, generic and tc; not afxdp).
  * vlan_id 0 = untagged. A program already attached to the port is an error (-EBUSY or
  * -EEXIST): what a crashed run left is removed by pxp_dp_remove_owned() or
  * pxp_dp_cleanup_stale() first.
  */
-int pxp_dp_attach(struct pxp_dp **dp, const char *wan_ifname, enum pxp_dp_mode mode,
-		  uint16_t vlan_id);
-/* The same with each half's programs chosen (modes xdp, generic and tc; not afxdp). */
 int pxp_dp_attach_halves(struct pxp_dp **dp, const char *wan_ifname, enum pxp_dp_mode mode,
-			 enum pxp_dp_half rx, enum pxp_dp_half tx, uint16_t vlan_id);
+			 enum pxp_dp_half rx, enum pxp_dp_half tx, enum pxp_dp_netdev netdev,
+			 uint16_t vlan_id);
 const char *pxp_dp_half_name(enum pxp_dp_half half);
 int pxp_dp_half_parse(const char *name, enum pxp_dp_half *half);
 const char *pxp_dp_netdev_name(enum pxp_dp_netdev kind);

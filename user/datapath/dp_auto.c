@@ -11,16 +11,25 @@
  * (docs/benchmark.md); tests/unit/test_dp_auto.c states what each row must give.
  */
 static const struct pxp_dp_auto table[] = {
+	/* bench/run --quick --only guest --rounds 3 (6.12 guest, WAN GRO on), 1 Dec 2026, two
+	 * series: netkit at both ends with rx xdp-pass + tx tc, median ~1.38x kernel PPPoE down,
+	 * ~1.19x up; mode xdp on veths ~0.95x (docs/benchmark.md, netkit at both ends). */
+	{ "veth", PXP_DP_TC, PXP_DP_HALF_XDP_PASS, PXP_DP_HALF_TC, PXP_DP_NETDEV_AUTO, true,
+	  "netkit measured fastest (XDP strips PPPoE and passes for GRO, the netkit transmits in "
+	  "tc: no veth hop)" },
 	/* bench/run --rounds 2, 1 Dec 2026, TCP 1 stream down / up of the ceiling: mode xdp
 	 * 0.65 / 0.80, rx xdp-pass + tx tc 0.71 / 0.77, mode tc 0.37 / 0.62. */
-	{ "veth", PXP_DP_XDP, PXP_DP_HALF_XDP, PXP_DP_HALF_XDP, PXP_DP_NETDEV_AUTO,
+	{ "veth", PXP_DP_XDP, PXP_DP_HALF_XDP, PXP_DP_HALF_XDP, PXP_DP_NETDEV_AUTO, false,
 	  "XDP measured fastest on a veth (its copy costs less than tc's skb helpers)" },
-	/* Not measured on a real NIC yet: native XDP copies nothing there, so it is the veth
-	 * result without the copy. */
+	/* Not measured on a real NIC yet: the veth row above without XDP's copy on receive. */
+	{ PXP_AUTO_NATIVE_XDP, PXP_DP_TC, PXP_DP_HALF_XDP_PASS, PXP_DP_HALF_TC, PXP_DP_NETDEV_AUTO,
+	  true,
+	  "native XDP strips PPPoE with no copy and passes for GRO, the netkit transmits in tc" },
 	{ PXP_AUTO_NATIVE_XDP, PXP_DP_XDP, PXP_DP_HALF_XDP, PXP_DP_HALF_XDP, PXP_DP_NETDEV_AUTO,
-	  "native XDP copies no frame" },
-	/* Generic XDP and tc measured alike on the host (0.38 / 0.63 and 0.37 / 0.62). */
-	{ PXP_AUTO_ANY, PXP_DP_TC, PXP_DP_HALF_TC, PXP_DP_HALF_TC, PXP_DP_NETDEV_AUTO,
+	  false, "native XDP copies no frame" },
+	/* Generic XDP and tc measured alike on the host (0.38 / 0.63 and 0.37 / 0.62); tc both
+	 * ways fits a netkit, which --netdev auto then takes where the kernel has it. */
+	{ PXP_AUTO_ANY, PXP_DP_TC, PXP_DP_HALF_TC, PXP_DP_HALF_TC, PXP_DP_NETDEV_AUTO, false,
 	  "generic XDP copies every frame, tc copies none" },
 };
 
@@ -30,19 +39,27 @@ const struct pxp_dp_auto *pxp_dp_auto_table(unsigned int *n)
 	return table;
 }
 
-const struct pxp_dp_auto *pxp_dp_auto_pick(const char *driver, int native_xdp)
+/* Does row fit? 1 or 0, -1 if that depends on a probe not made. */
+static int row_fits(const struct pxp_dp_auto *row, const char *driver, int native_xdp, int netkit)
+{
+	int port = 1, kernel = row->netkit ? netkit : 1;
+
+	if (!strcmp(row->driver, PXP_AUTO_NATIVE_XDP))
+		port = native_xdp;
+	else if (strcmp(row->driver, PXP_AUTO_ANY) && strcmp(row->driver, driver))
+		port = 0;
+	if (!port || !kernel)
+		return 0;
+	return port < 0 || kernel < 0 ? -1 : 1;
+}
+
+const struct pxp_dp_auto *pxp_dp_auto_pick(const char *driver, int native_xdp, int netkit)
 {
 	for (unsigned int i = 0; i < ROWS(table); i++) {
-		const char *d = table[i].driver;
+		int fits = row_fits(&table[i], driver, native_xdp, netkit);
 
-		if (!strcmp(d, PXP_AUTO_NATIVE_XDP)) {
-			if (native_xdp < 0)
-				return NULL;
-			if (native_xdp)
-				return &table[i];
-		} else if (!strcmp(d, PXP_AUTO_ANY) || !strcmp(d, driver)) {
-			return &table[i];
-		}
+		if (fits)
+			return fits > 0 ? &table[i] : NULL;
 	}
 	return NULL;
 }

@@ -2,8 +2,8 @@
 /*
  * What --mode auto runs on a WAN port: one table from the port's driver to the mode, the
  * programs of each half and the session netdev's kind, with the reason status prints. Pure
- * (no syscalls): the data path asks the driver's name, and whether it has native XDP only
- * where the table needs to know.
+ * (no syscalls): the data path asks the driver's name, and whether the port has native XDP
+ * and the kernel netkit only where the table needs to know.
  */
 #ifndef PXP_DP_AUTO_H
 #define PXP_DP_AUTO_H
@@ -21,14 +21,16 @@ struct pxp_dp_auto {
 	enum pxp_dp_mode mode; /* what status calls it: xdp or tc */
 	enum pxp_dp_half rx, tx;
 	enum pxp_dp_netdev netdev; /* AUTO: netkit where the kernel has it and the halves fit */
+	bool netkit;		   /* the row is for kernels with netkit (and --netdev not veth) */
 	const char *why;	   /* for status, after the driver's name: why it gets these */
 };
 
 /*
- * The row for driver: a named row if there is one; else, with native_xdp known (0 or 1), the
- * class row; NULL if native_xdp is -1 (not probed) and the answer depends on it.
+ * The first row that fits driver, native_xdp (does the port run XDP natively?) and netkit (may
+ * the session netdevs be netkits: the kernel has them and --netdev does not say veth), each 0
+ * or 1, or -1 when not probed: NULL if the answer depends on one not probed.
  */
-const struct pxp_dp_auto *pxp_dp_auto_pick(const char *driver, int native_xdp);
+const struct pxp_dp_auto *pxp_dp_auto_pick(const char *driver, int native_xdp, int netkit);
 /* The table itself, for tests and docs: rows in match order, *n gets how many. */
 const struct pxp_dp_auto *pxp_dp_auto_table(unsigned int *n);
 

@@ -447,7 +447,7 @@ int shell_attach_datapath(struct session_shell *sh, const struct daemon_settings
 	int err;
 
 	err = pxp_dp_attach_halves(&sh->dp, sh->iface, common->mode, common->rx_half,
-				   common->tx_half, common->vlan_id);
+				   common->tx_half, common->netdev, common->vlan_id);
 	if (err) {
 		sh->dp = NULL;
 		pxp_err("data path (--mode %s) on %s: %s", pxp_dp_mode_name(common->mode),

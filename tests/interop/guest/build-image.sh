@@ -86,15 +86,21 @@ candidate_versions() {
 		/^  Candidate:/ { print name "=" $2 }'
 }
 
+# Where apt-cache looks (named when a package is missing from it).
+apt_lists=/var/lib/apt/lists/
+eval "$(apt-config shell apt_lists Dir::State::Lists/d)"
+
 # The kernel package is whatever the series' meta-package currently points at.
 case $series in
 6.1) kernel_meta=linux-image-$arch ;;
 6.12) kernel_meta=linux-image-6.12-$arch ;;
 *) die "unknown kernel series '$series' (6.1 or 6.12)" ;;
 esac
+# apt-cache fails on a package its lists lack: that is the die below, not set -e's bare exit.
 kernel_pkg=$(apt-cache depends "$kernel_meta:$arch" 2>/dev/null |
-	awk '/Depends: linux-image-[0-9]/ { sub(/:.*/, "", $2); print $2; exit }')
-[ -n "$kernel_pkg" ] || die "cannot resolve $kernel_meta (run apt-get update; 6.12 needs bookworm-security in the apt sources)"
+	awk '/Depends: linux-image-[0-9]/ { sub(/:.*/, "", $2); print $2; exit }') || kernel_pkg=
+[ -n "$kernel_pkg" ] ||
+	die "apt's lists in $apt_lists have no $kernel_meta:$arch, so no kernel package (run apt-get update; 6.12 needs bookworm-security in the apt sources)"
 [[ $kernel_pkg == linux-image-"$series".* ]] ||
 	die "$kernel_meta points at $kernel_pkg, not a $series kernel"
 
@@ -109,7 +115,7 @@ pins=()
 for p in "${pkgs[@]}"; do
 	v=${version[$p]:-}
 	[ -n "$v" ] && [ "$v" != "(none)" ] ||
-		die "no installable version of Debian package '$p' (run apt-get update?)"
+		die "apt's lists in $apt_lists have no installable version of Debian package '$p:$arch' (run apt-get update?)"
 	pins+=("$p=$v")
 done
 
