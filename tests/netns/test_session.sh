@@ -9,7 +9,8 @@
 #                       (pppoe-xp up)    (pppoe-xp server)
 #
 # Cases: PAP, CHAP and MS-CHAPv2 sessions with traffic through them; a wrong password; the
-# server column and the address column of the secrets file; no AC;
+# server column and the address column of the secrets file (and a SIGHUP that moves the
+# reserved addresses); no AC;
 # status --json; `down`; the AC's PADT; echo failure when the AC freezes; the adaptive
 # keepalive; --persist across a server restart; kill -9 and restart (stale-session PADT);
 # IPv6CP; 802.1Q; --mode auto's pick on a veth and its reason in status; the generic and
@@ -591,7 +592,7 @@ test_secrets_address() {
 	reset
 	printf 'dave * davepw 100.64.1.77\nerin * erinpw 100.64.1.2\nalice * secret1 *\n' >"$PXP_TMP/secrets-ip"
 	chmod 600 "$PXP_TMP/secrets-ip"
-	start_server pap --secrets "$PXP_TMP/secrets-ip" || return 1
+	start_server pap --secrets "$PXP_TMP/secrets-ip" --logfile "$PXP_TMP/ac-secrets.log" || return 1
 	client up wan0 --user dave --password davepw >"$PXP_TMP/client.out" 2>&1 ||
 		fail "dave: up failed: $(cat "$PXP_TMP/client.out")" || return 1
 	ip=$(status_get client local_ip)
@@ -601,7 +602,37 @@ test_secrets_address() {
 	client up wan0 --user alice --password secret1 >"$PXP_TMP/client.out" 2>&1 ||
 		fail "alice: up failed: $(cat "$PXP_TMP/client.out")" || return 1
 	ip=$(status_get client local_ip)
-	[ "$ip" = 100.64.1.3 ] || fail "alice got $ip, want 100.64.1.3 (pool, .2 reserved for erin)"
+	[ "$ip" = 100.64.1.3 ] || fail "alice got $ip, want 100.64.1.3 (pool, .2 reserved for erin)" ||
+		return 1
+	# SIGHUP: erin's line gone, .2 is the pool's again; frank's new line takes .4 from it.
+	client down wan0 || fail "down failed" || return 1
+	printf 'alice * secret1 *\nfrank * frankpw 100.64.1.4\n' >"$PXP_TMP/secrets-ip"
+	hup_and_wait 1 || return 1
+	alice_gets 100.64.1.2 "(erin's line gone)" || return 1
+	# And back: .2 reserved again (while alice holds it), .4 free again.
+	printf 'erin * erinpw 100.64.1.2\nalice * secret1 *\n' >"$PXP_TMP/secrets-ip"
+	hup_and_wait 2 || return 1
+	client down wan0 || fail "down failed" || return 1
+	alice_gets 100.64.1.3 "(.2 erin's again)" || return 1
+	client down wan0 || fail "down failed" || return 1
+	printf 'erin * erinpw 100.64.1.2\nalice * secret1 *\ngwen * gwenpw 100.64.1.3\n' >"$PXP_TMP/secrets-ip"
+	hup_and_wait 3 || return 1
+	alice_gets 100.64.1.4 "(.2 and .3 reserved, .4 no longer)"
+}
+
+# hup_and_wait N: SIGHUP to the AC, until its log says it reloaded the secrets N times.
+hup_and_wait() {
+	local n=$1
+	reloads() { [ "$(grep -c "reloaded $PXP_TMP/secrets-ip" "$PXP_TMP/ac-secrets.log")" -ge "$n" ]; }
+	kill -HUP "$(status_get server pid)" || fail "no AC to SIGHUP" || return 1
+	wait_for 10 reloads || fail "the AC did not reload its secrets ($n)"
+}
+alice_gets() { # IP WHY
+	local ip
+	client up wan0 --user alice --password secret1 >"$PXP_TMP/client.out" 2>&1 ||
+		fail "alice: up failed: $(cat "$PXP_TMP/client.out")" || return 1
+	ip=$(status_get client local_ip)
+	[ "$ip" = "$1" ] || fail "alice got $ip, want $1 $2"
 }
 
 # `stats`: per-queue rows, and --watch rates that move while iperf3 runs; the watch ends
