@@ -23,7 +23,8 @@
 # ac_unreachable_past_echo (the AC's port drops everything: exit 15 without --persist, and
 # a new `up` fails with 8; retries every --holdoff with --persist); maxfail_wan_down
 # (--maxfail counted as pppd counts it, with wan0 down: a session that was up is no
-# failure, each failed discovery is one); run_dir_full (RUN_DIR on a full tmpfs: `up` fails naming
+# failure, each failed discovery is one); maxfail_ipv6_only (an IPv6-only session, IPCP
+# dropped, is no failure either); run_dir_full (RUN_DIR on a full tmpfs: `up` fails naming
 # the directory and the errno and leaves nothing; a session already up keeps running and
 # `down` works); second_ac (two ACs answer: --ac picks its one even when the other answers
 # first; without --ac the first PADO wins). Name cases as arguments to run only those:
@@ -415,6 +416,50 @@ test_maxfail_wan_down() {
 	client_clean
 }
 
+# ------------------------------------------------------------ maxfail_ipv6_only
+
+# An IPv6-only session is no failure either: pppd's np_up() resets unsuccess for the first
+# network protocol up, IPv6CP as well as IPCP. The AC's port drops IPCP (after XDP, which
+# passes control frames on), so only IPv6CP opens; the AC ends the session, wan0 goes
+# down, and 2 discoveries fail before --maxfail 2 gives up (1 if the session counted).
+block_ipcp() {
+	ip netns exec "$NS_ISP" nft -f - <<-EOF
+		table netdev pxf_block {
+			chain in {
+				type filter hook ingress device isp0 priority -500; policy accept;
+				ether type 0x8864 @ll,160,16 0x8021 drop
+			}
+		}
+	EOF
+}
+ipv6_only_up() { [ "$(cfield ipv6cp)" = Opened ] && [ "$(cfield ipcp)" != Opened ]; }
+
+test_maxfail_ipv6_only() {
+	local pid rc n log=$PXP_TMP/maxfail6.log
+	reset
+	start_server --ipv6 || return 1
+	block_ipcp || fail "nft refused the IPCP filter" || return 1
+	rm -f "$log"
+	PXP_TIMEOUT=30 client up wan0 --user alice --password secret1 --ipv6 --persist --maxfail 2 \
+		--holdoff 1 --padi-timeout 1 --padi-attempts 1 --foreground --logfile "$log" \
+		>"$PXP_TMP/fg.out" 2>&1 &
+	pid=$!
+	wait_for 10 ipv6_only_up ||
+		fail "no IPv6-only session: ipcp $(cfield ipcp), ipv6cp $(cfield ipv6cp)" || return 1
+	server down isp0 >/dev/null || fail "server down failed" || return 1
+	ip -n "$NS_ROUTER" link set wan0 down
+	wait "$pid"
+	rc=$?
+	ip -n "$NS_ROUTER" link set wan0 up
+	ip netns exec "$NS_ISP" nft delete table netdev pxf_block
+	n=$(grep -c "discovery on wan0 failed" "$log")
+	[ $rc -eq 8 ] && [ "$n" = 2 ] &&
+		grep -q "giving up after 2 failed attempts (--maxfail)" "$log" ||
+		fail "exit $rc, $n failed discoveries after the IPv6-only session, want 8 and 2: $(grep -E "the peer|failed|giving" "$log" | tr '\n' '|')" ||
+		return 1
+	client_clean
+}
+
 # ------------------------------------------------------------ run_dir_full
 
 # RUN_DIR on a tmpfs of its own (never the real /run), mounted in the host's mount
@@ -600,6 +645,7 @@ case_ faults/ac_restart_mid_traffic test_ac_restart_mid_traffic
 case_ faults/unknown_session_flood test_unknown_session_flood
 case_ faults/ac_unreachable_past_echo test_ac_unreachable_past_echo
 case_ faults/maxfail_wan_down test_maxfail_wan_down
+case_ faults/maxfail_ipv6_only test_maxfail_ipv6_only
 case_ faults/run_dir_full test_run_dir_full
 case_ faults/second_ac test_second_ac
 tests_done

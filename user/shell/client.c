@@ -80,8 +80,9 @@ struct client {
 	bool stop_requested;
 
 	/*
-	 * pppd's unsuccess: consecutive attempts that never reached IPCP. attempt_up says the
-	 * current one did (pppd's np_up()); the phase cannot, IPV4_DOWN precedes LINK_DOWN.
+	 * pppd's unsuccess: consecutive attempts that never had a network protocol up (IPCP
+	 * or IPv6CP). attempt_up says the current one had (network_up(), pppd's np_up()); the
+	 * phase cannot, IPV4_DOWN precedes LINK_DOWN, and an IPv6-only session is never UP.
 	 */
 	unsigned int failures;
 	bool attempt_up;
@@ -304,6 +305,16 @@ static uint16_t negotiated_mtu(struct client *c)
 	return mtu;
 }
 
+/*
+ * A network protocol (IPCP or IPv6CP) opened: the attempt succeeded and --maxfail counts
+ * afresh, as pppd's np_up() sets unsuccess to 0 for the first protocol up.
+ */
+static void network_up(struct client *c)
+{
+	c->failures = 0;
+	c->attempt_up = true;
+}
+
 static void ipv4_up(struct client *c, uint64_t now)
 {
 	char local[INET_ADDRSTRLEN], peer[INET_ADDRSTRLEN], msg[DAEMON_MESSAGE_MAX];
@@ -331,8 +342,7 @@ static void ipv4_up(struct client *c, uint64_t now)
 	c->phase = PHASE_UP;
 	c->up_since_ms = now;
 	c->setup_ms = now - c->attempt_start_ms;
-	c->failures = 0;
-	c->attempt_up = true;
+	network_up(c);
 	c->sessions_up_total++;
 	c->last_error[0] = '\0';
 	pxp_info("session %u up on %s in %" PRIu64 " ms: %s peer %s, MTU %u", c->sess.session_id,
@@ -372,6 +382,7 @@ static void ipv6_up(struct client *c)
 {
 	int err;
 
+	network_up(c);
 	/* Before the link-local address: with it the kernel sends its Router Solicitation. */
 	err = pxp_dp_session_accept_ra(c->sh.dp, c->sess.session_id);
 	if (err)
@@ -557,7 +568,7 @@ static int start_attempt(struct client *c, uint64_t now)
 	};
 	int err;
 
-	c->attempt_up = false; /* a new attempt, failed until IPCP opens */
+	c->attempt_up = false; /* a new attempt, failed until network_up() */
 	memcpy(cfg.local_mac, c->sh.disc_sock.mac, PXP_ETH_ALEN);
 	memcpy(cfg.ac_mac, c->o->ac_mac, PXP_ETH_ALEN);
 	err = disc_client_init(&c->disc, &cfg, &ops);

@@ -23,7 +23,7 @@
 #include "datapath.h"
 #include "discovery.h"
 #include "instance.h"
-#include "ip_set.h"
+#include "id_set.h"
 #include "ipv6_ac.h"
 #include "log.h"
 #include "ppp.h"
@@ -32,6 +32,7 @@
 #include "secrets.h"
 #include "session_shell.h"
 #include "status.h"
+#include "u32_map.h"
 
 /* How long a stopping server waits for its clients' Terminate-Acks. */
 #define STOP_GRACE_MS 3000
@@ -41,8 +42,9 @@ struct srv_session {
 	unsigned int slot;	 /* in server.sessions */
 	uint64_t start_ms, up_since_ms;
 	bool up;
-	/* Deferred end of the session; why, for the log and the PADT. */
+	/* Deferred end of the session (on server.ends); why, for the log and the PADT. */
 	bool end_pending;
+	struct srv_session *next_end;
 	enum ppp_down_reason end_reason;
 	char end_text[96];
 	struct v6ac_session v6;
@@ -53,13 +55,21 @@ struct server {
 	struct session_shell sh;
 	struct disc_ac *ac;
 	struct srv_session **sessions; /* o->max_sessions slots, NULL = free */
+	struct id_set slots_taken;     /* the slots of sessions: a new one takes the lowest free */
 	unsigned int session_count;
-	unsigned int next_slot;	   /* where session_new() looks for a free slot first */
-	unsigned int ends_pending; /* request_end() calls since process_pending() looked */
+	struct srv_session *ends; /* the sessions that asked to end (request_end()), newest first */
 	struct secrets secrets;
 	/* The sessions' peer addresses, and those the secrets file gives to its users. */
-	struct ip_set ips_in_use, ips_reserved;
+	struct u32_map ips_in_use, ips_reserved;
+	/*
+	 * The pool's addresses (offsets from pool_first) that pool_take() may not hand out:
+	 * --local, reserved, in use. pool_sync() keeps it so, one address at a time.
+	 */
+	struct id_set pool_taken;
 	struct v6ac v6; /* with --ipv6 */
+	/* The IPv6 sessions: their pool indexes, and their slots by netdev ifindex. */
+	struct id_set v6_indexes;
+	struct u32_map v6_by_ifindex;
 	bool v6_open;
 	int notify_fd;
 	bool stopping;
@@ -99,85 +109,94 @@ static void printable(const char *in, char *out, size_t cap)
 
 static bool ip_in_use(const struct server *srv, uint32_t ip)
 {
-	return ip_set_has(&srv->ips_in_use, ip);
+	return u32_map_get(&srv->ips_in_use, ip, NULL);
 }
 
 /* An address the secrets file gives to a user: never handed to anyone else. */
 static bool ip_reserved(const struct server *srv, uint32_t ip)
 {
-	return ip_set_has(&srv->ips_reserved, ip);
+	return u32_map_get(&srv->ips_reserved, ip, NULL);
 }
 
-/* The addresses of the secrets file, as a set. 0 or -ENOMEM (then none are reserved). */
-static int reserve_secret_ips(struct server *srv)
+/* Whether the pool may hand out ip (network order), told to pool_taken: O(1). */
+static void pool_sync(struct server *srv, uint32_t ip)
+{
+	uint32_t host = ntohl(ip);
+
+	if (host < srv->o->pool_first || host > srv->o->pool_last)
+		return;
+	if (ip == srv->o->local_ip || ip_in_use(srv, ip) || ip_reserved(srv, ip))
+		id_set_add(&srv->pool_taken, host - srv->o->pool_first);
+	else
+		id_set_del(&srv->pool_taken, host - srv->o->pool_first);
+}
+
+static void ip_take(struct server *srv, uint32_t ip)
+{
+	/* Room for max_sessions: it cannot fail. */
+	u32_map_put(&srv->ips_in_use, ip, 0);
+	pool_sync(srv, ip);
+}
+
+static void ip_release(struct server *srv, uint32_t ip)
+{
+	u32_map_del(&srv->ips_in_use, ip);
+	pool_sync(srv, ip);
+}
+
+/*
+ * The addresses of the secrets file, as a set, and the pool told (those of old, the
+ * secrets replaced, too). 0 or -ENOMEM (then none are reserved).
+ */
+static int reserve_secret_ips(struct server *srv, const struct secrets *old)
 {
 	size_t i;
 	int err;
 
-	ip_set_free(&srv->ips_reserved);
-	err = ip_set_init(&srv->ips_reserved, (unsigned int)srv->secrets.count);
+	u32_map_free(&srv->ips_reserved);
+	err = u32_map_init(&srv->ips_reserved, (unsigned int)srv->secrets.count);
 	for (i = 0; !err && i < srv->secrets.count; i++)
 		if (srv->secrets.entries[i].ip)
-			err = ip_set_add(&srv->ips_reserved, srv->secrets.entries[i].ip);
+			err = u32_map_put(&srv->ips_reserved, srv->secrets.entries[i].ip, 0);
+	if (err)
+		u32_map_free(&srv->ips_reserved);
+	for (i = 0; old && i < old->count; i++)
+		pool_sync(srv, old->entries[i].ip);
+	for (i = 0; i < srv->secrets.count; i++)
+		pool_sync(srv, srv->secrets.entries[i].ip);
 	return err;
 }
 
 /* The lowest free pool address (network order), or 0. */
 static uint32_t pool_take(const struct server *srv)
 {
-	uint32_t host;
+	uint32_t off = id_set_lowest_free(&srv->pool_taken);
 
-	for (host = srv->o->pool_first; host <= srv->o->pool_last; host++) {
-		uint32_t ip = htonl(host);
-
-		if (ip != srv->o->local_ip && !ip_in_use(srv, ip) && !ip_reserved(srv, ip))
-			return ip;
-		if (host == UINT32_MAX)
-			break;
-	}
-	return 0;
-}
-
-/* The lowest index into the IPv6 pools that no session's IPv6 holds. */
-static uint64_t v6_index_take(const struct server *srv)
-{
-	uint64_t index;
-	unsigned int i;
-
-	for (index = 0;; index++) {
-		for (i = 0; i < srv->o->max_sessions; i++) {
-			const struct srv_session *s = srv->sessions[i];
-
-			if (s && s->v6.active && s->v6.index == index)
-				break;
-		}
-		if (i == srv->o->max_sessions)
-			return index;
-	}
+	return off < srv->pool_taken.n ? htonl(srv->o->pool_first + off) : 0;
 }
 
 static struct v6ac_session *v6_find(void *ctx, int ifindex)
 {
 	struct server *srv = ctx;
-	unsigned int i;
+	uint32_t slot;
 
-	for (i = 0; i < srv->o->max_sessions; i++) {
-		struct srv_session *s = srv->sessions[i];
-
-		if (s && s->v6.active && s->v6.ifindex == ifindex)
-			return &s->v6;
-	}
-	return NULL;
+	if (ifindex <= 0 || !u32_map_get(&srv->v6_by_ifindex, (uint32_t)ifindex, &slot))
+		return NULL;
+	return &srv->sessions[slot]->v6;
 }
 
 /* ------------------------------------------------------------ sessions */
 
+/* Queues the session's end for process_pending(); the first reason given stands. */
 static void request_end(struct srv_session *s, enum ppp_down_reason reason, const char *text)
 {
+	struct server *srv = srv_of(s);
+
 	if (s->end_pending)
 		return;
-	srv_of(s)->ends_pending++;
 	s->end_pending = true;
+	s->next_end = srv->ends;
+	srv->ends = s;
 	s->end_reason = reason;
 	snprintf(s->end_text, sizeof(s->end_text), "%s", text);
 }
@@ -211,8 +230,7 @@ static int choose_peer_ip(struct srv_session *s, const char *user)
 			srv->pool_exhausted++;
 			return -ENOSPC;
 		}
-		/* Room for max_sessions: it cannot fail. */
-		ip_set_add(&srv->ips_in_use, s->io.peer_ip);
+		ip_take(srv, s->io.peer_ip);
 		return 0;
 	}
 	printable(user, name, sizeof(name));
@@ -224,7 +242,7 @@ static int choose_peer_ip(struct srv_session *s, const char *user)
 		return -EADDRINUSE;
 	}
 	s->io.peer_ip = ip;
-	ip_set_add(&srv->ips_in_use, ip);
+	ip_take(srv, ip);
 	pxp_debug("session %u: user '%s' gets %s from %s", s->io.session_id, name, text,
 		  srv->o->secrets_file);
 	return 0;
@@ -289,28 +307,58 @@ static void session_ipv4_down(struct srv_session *s)
 	s->up = false;
 }
 
+/* The session's IPv6 service ends: its pool index and its entry by ifindex go with it. */
+static void v6_stop(struct server *srv, struct srv_session *s)
+{
+	if (!s->v6.active)
+		return;
+	id_set_del(&srv->v6_indexes, (uint32_t)s->v6.index);
+	u32_map_del(&srv->v6_by_ifindex, (uint32_t)s->v6.ifindex);
+	v6ac_session_down(&srv->v6, &s->v6);
+}
+
+/* The IPv6 service on the session's netdev, with the lowest pool index no session holds. */
+static int v6_start(struct server *srv, struct srv_session *s, uint64_t now)
+{
+	uint32_t index = id_set_lowest_free(&srv->v6_indexes);
+	struct ppp_status st;
+	int err;
+
+	/* Fewer IPv6 sessions than slots: there is always one. */
+	if (index == srv->v6_indexes.n || s->io.ifindex <= 0)
+		return -ENOSPC;
+	ppp_get_status(&s->io.ppp, &st);
+	/* The RA's MTU: what we receive, within the one session MTU the data path checks. */
+	err = v6ac_session_up(&srv->v6, &s->v6, s->io.session_id, s->io.ifindex,
+			      st.local_mru < st.peer_mru ? st.local_mru : st.peer_mru,
+			      s->io.local_ifid, st.peer_ifid, index, now);
+	if (err)
+		return err;
+	id_set_add(&srv->v6_indexes, index);
+	/* Room for max_sessions: it cannot fail. */
+	u32_map_put(&srv->v6_by_ifindex, (uint32_t)s->io.ifindex, s->slot);
+	return 0;
+}
+
 /* IPv6CP opened: our link-local address, then advertisements and DHCPv6 on the link. */
 static void session_ipv6_up(struct srv_session *s, uint64_t now)
 {
 	struct server *srv = srv_of(s);
-	struct ppp_status st;
 
+	/* IPv6CP renegotiated: the session starts over, from the lowest free index. */
+	v6_stop(srv, s);
 	if (shell_session_add_link_local(&s->io)) {
 		pxp_warn("session %u: IPv6 link-local address on %s failed", s->io.session_id,
 			 s->io.ifname);
 		return;
 	}
-	ppp_get_status(&s->io.ppp, &st);
-	/* The RA's MTU: what we receive, within the one session MTU the data path checks. */
-	if (v6ac_session_up(&srv->v6, &s->v6, s->io.session_id, s->io.ifindex,
-			    st.local_mru < st.peer_mru ? st.local_mru : st.peer_mru,
-			    s->io.local_ifid, st.peer_ifid, v6_index_take(srv), now))
+	if (v6_start(srv, s, now))
 		srv->setup_errors++;
 }
 
 static void session_ipv6_down(struct srv_session *s)
 {
-	v6ac_session_down(&srv_of(s)->v6, &s->v6);
+	v6_stop(srv_of(s), s);
 	shell_session_del_link_local(&s->io);
 }
 
@@ -353,7 +401,8 @@ static void ppp_event_cb(void *ctx, enum ppp_event ev, int reason)
 static void session_free(struct server *srv, struct srv_session *s)
 {
 	srv->sessions[s->slot] = NULL;
-	ip_set_del(&srv->ips_in_use, s->io.peer_ip);
+	id_set_del(&srv->slots_taken, s->slot);
+	ip_release(srv, s->io.peer_ip);
 	shell_index_session(&srv->sh, &s->io, false);
 	srv->session_count--;
 	explicit_bzero(s, sizeof(*s));
@@ -410,20 +459,17 @@ static int session_start(struct srv_session *s, uint64_t now)
 
 static void session_new(struct server *srv, const struct disc_ac_event *ev, uint64_t now)
 {
-	unsigned int n = srv->o->max_sessions, slot = srv->next_slot, i;
+	uint32_t slot = id_set_lowest_free(&srv->slots_taken);
 	struct srv_session *s;
 
-	/* From where the last search ended: a free slot is usually the first one looked at. */
-	for (i = 0; i < n && srv->sessions[slot]; i++)
-		slot = (slot + 1) % n;
-	s = i < n ? calloc(1, sizeof(*s)) : NULL;
+	s = slot < srv->slots_taken.n ? calloc(1, sizeof(*s)) : NULL;
 	if (!s) {
 		/* The AC core enforces max_sessions; this is out of memory. */
 		srv->setup_errors++;
 		return;
 	}
 	s->slot = slot;
-	srv->next_slot = (slot + 1) % n;
+	id_set_add(&srv->slots_taken, slot);
 	s->io.sh = &srv->sh;
 	s->io.local_ip = srv->o->local_ip;
 	s->io.session_id = ev->session_id;
@@ -461,9 +507,10 @@ static void ac_event_cb(void *ctx, const struct disc_ac_event *ev)
 			break;
 		s = container_of(io, struct srv_session, io);
 		shell_session_lower_down(&s->io, ev_now_ms());
-		/* Whatever LINK_DOWN said, the peer's PADT already released the session. */
-		s->end_pending = false;
 		request_end(s, PPP_DOWN_LOWER, "");
+		/* Whatever LINK_DOWN said, the peer's PADT already released the session. */
+		s->end_reason = PPP_DOWN_LOWER;
+		s->end_text[0] = '\0';
 		break;
 	}
 }
@@ -475,19 +522,15 @@ static int ac_send_cb(void *ctx, const void *frame, size_t len)
 	return shell_disc_send(&srv->sh, frame, len);
 }
 
+/* Called after every frame: ends the sessions that asked to, and only those. */
 static void process_pending(struct server *srv)
 {
-	unsigned int i;
+	struct srv_session *s;
 
-	/* Called after every frame: look at the sessions only when one asked to end. */
-	if (!srv->ends_pending)
-		return;
-	srv->ends_pending = 0;
-	for (i = 0; i < srv->o->max_sessions; i++) {
-		struct srv_session *s = srv->sessions[i];
-
-		if (s && s->end_pending)
-			session_end(srv, s);
+	/* One at a time: an end may ask for more (they join the head) but never for s again. */
+	while ((s = srv->ends)) {
+		srv->ends = s->next_end;
+		session_end(srv, s);
 	}
 }
 
@@ -657,13 +700,16 @@ static void reload_secrets(struct server *srv)
 {
 	struct secrets fresh = { 0 };
 
+	struct secrets old;
+
 	if (load_secrets(srv, &fresh))
 		return;
-	secrets_free(&srv->secrets);
+	old = srv->secrets;
 	srv->secrets = fresh;
-	if (reserve_secret_ips(srv))
+	if (reserve_secret_ips(srv, &old))
 		pxp_err("out of memory: the addresses of %s are not reserved",
 			srv->o->secrets_file);
+	secrets_free(&old);
 	pxp_info("reloaded %s (%zu entries)", srv->o->secrets_file, srv->secrets.count);
 }
 
@@ -758,10 +804,19 @@ static int setup(struct server *srv)
 		return PXP_EXIT_OPTION;
 	srv->sessions = calloc(o->max_sessions, sizeof(*srv->sessions));
 	srv->ac = calloc(1, sizeof(*srv->ac));
-	if (!srv->sessions || !srv->ac || ip_set_init(&srv->ips_in_use, o->max_sessions) ||
-	    reserve_secret_ips(srv) ||
+	if (!srv->sessions || !srv->ac || id_set_init(&srv->slots_taken, o->max_sessions) ||
+	    u32_map_init(&srv->ips_in_use, o->max_sessions) ||
+	    id_set_init(&srv->pool_taken, o->pool_last - o->pool_first + 1) ||
+	    id_set_init(&srv->v6_indexes, o->max_sessions) ||
+	    u32_map_init(&srv->v6_by_ifindex, o->max_sessions) ||
 	    ev_timer_attach(&srv->sh.loop, &srv->stop_timer, stop_fire) ||
 	    ev_timer_attach(&srv->sh.loop, &srv->disc_timer, disc_fire)) {
+		pxp_err("out of memory");
+		return PXP_EXIT_FATAL;
+	}
+	/* --local may lie inside the pool (config shrank the pool only around its ends). */
+	pool_sync(srv, o->local_ip);
+	if (reserve_secret_ips(srv, NULL)) {
 		pxp_err("out of memory");
 		return PXP_EXIT_FATAL;
 	}
@@ -799,19 +854,21 @@ static void teardown(struct server *srv)
 	unsigned int i;
 
 	if (srv->sessions && srv->ac) {
-		for (i = 0; i < srv->o->max_sessions; i++) {
-			if (srv->sessions[i]) {
+		for (i = 0; i < srv->o->max_sessions; i++)
+			if (srv->sessions[i])
 				request_end(srv->sessions[i], PPP_DOWN_ADMIN, "server stopping");
-				session_end(srv, srv->sessions[i]);
-			}
-		}
+		process_pending(srv);
 	}
 	if (srv->ac)
 		disc_ac_destroy(srv->ac);
 	free(srv->ac);
 	free(srv->sessions);
-	ip_set_free(&srv->ips_in_use);
-	ip_set_free(&srv->ips_reserved);
+	id_set_free(&srv->slots_taken);
+	u32_map_free(&srv->ips_in_use);
+	u32_map_free(&srv->ips_reserved);
+	id_set_free(&srv->pool_taken);
+	id_set_free(&srv->v6_indexes);
+	u32_map_free(&srv->v6_by_ifindex);
 	if (srv->v6_open)
 		v6ac_close(&srv->v6);
 	secrets_free(&srv->secrets);
