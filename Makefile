@@ -326,7 +326,8 @@ uninstall:
 # libb2-dev and libsodium-dev are the second libraries the WireGuard crypto is checked
 # against (test binaries only); wireguard-go and wireguard-tools are its interop peer and,
 # with openvpn and openssl (its run-time PKI), the benchmark's VPN rows; musl-dev's libc.a is
-# what tests/dist/test_musl_symbols.sh looks the daemon's calls up in.
+# what tests/dist/test_musl_symbols.sh looks the daemon's calls up in; valgrind runs
+# session/valgrind (uninitialised reads ASan and UBSan cannot see).
 DEB_PACKAGES := make gcc clang llvm libbpf-dev libxdp-dev bpftool libelf-dev zlib1g-dev \
 	pkg-config nettle-dev libssl-dev libnl-3-dev libnl-route-3-dev libclang-rt-14-dev \
 	clang-format iproute2 iputils-ping iperf3 ethtool tcpdump nftables python3 procps socat \
