@@ -517,9 +517,9 @@ test_offload_off() {
 	pb=$(go ss -xlp 2>/dev/null | awk -v s="/var/run/wireguard/$b.sock" '$5 == s' |
 		grep -o 'pid=[0-9]*' | head -n 1 | cut -d= -f2)
 	on_cleanup "kill $pb 2>/dev/null"
-	us wg set "$a" private-key "$KEYS/o.key" listen-port 51840 peer "$(wg pubkey <"$KEYS/p.key")" \
-		allowed-ips 10.228.0.2/32 endpoint 10.221.0.2:51841 &&
-		go wg set "$b" private-key "$KEYS/p.key" listen-port 51841 \
+	us wg set "$a" private-key "$KEYS/o.key" listen-port 51850 peer "$(wg pubkey <"$KEYS/p.key")" \
+		allowed-ips 10.228.0.2/32 endpoint 10.221.0.2:51851 &&
+		go wg set "$b" private-key "$KEYS/p.key" listen-port 51851 \
 			peer "$(wg pubkey <"$KEYS/o.key")" allowed-ips 10.228.0.1/32 &&
 		ip -n "$NS_US" addr add 10.228.0.1/24 dev "$a" && ip -n "$NS_US" link set "$a" up &&
 		ip -n "$NS_GO" addr add 10.228.0.2/24 dev "$b" && ip -n "$NS_GO" link set "$b" up ||

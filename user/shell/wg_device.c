@@ -459,8 +459,7 @@ static uint8_t *tx_slot(struct wg_device *d)
 {
 	struct tx_batch *t = &d->tx;
 
-	/* Aligned for the message structs (data messages are multiples of 16 anyway). */
-	t->used = (t->used + 15) & ~(size_t)15;
+	/* No alignment: the message structs are packed, and a GSO run is contiguous. */
 	if (t->n == BATCH || t->used + PKT_BUF > sizeof(t->arena))
 		tx_flush(d);
 	return t->arena + t->used;
