@@ -4,11 +4,12 @@
  * allowed-IPs, rate limit, UAPI) joined to a TUN, a UDP socket and the UAPI socket, in the
  * shape of wireguard-go's device/ (receive.go, send.go, timers.go, uapi.go), single-threaded.
  *
- *   TUN read -> allowed-IPs by destination -> peer -> current keys? encrypt, sendmmsg
- *                                                   no keys: stage, start a handshake
- *   recvmmsg -> wg_message_check -> handshake: noise (+ cookie/rate limit under load)
+ *   TUN read -> superpacket? segments (tun_offload.c) -> allowed-IPs by destination -> peer
+ *            -> current keys? encrypt into the TX arena (UDP GSO runs), sendmmsg
+ *               no keys: stage, start a handshake
+ *   recvmmsg (UDP GRO: split) -> wg_message_check -> handshake: noise (+ cookie/rate limit)
  *                                -> data: keys by receiver index, decrypt, replay,
- *                                         allowed-IPs by source, TUN write
+ *                                         allowed-IPs by source, TCP coalescing, TUN write
  */
 #define _GNU_SOURCE /* recvmmsg, sendmmsg, accept4 */
 #include <arpa/inet.h>
