@@ -11,7 +11,7 @@
  *                                -> data: keys by receiver index, decrypt, replay,
  *                                         allowed-IPs by source, TCP coalescing, TUN write
  */
-#define _GNU_SOURCE /* recvmmsg, sendmmsg, accept4 */
+#define _GNU_SOURCE /* recvmmsg, sendmmsg */
 #include <arpa/inet.h>
 #include <ctype.h>
 #include <errno.h>
@@ -44,6 +44,7 @@
 #include "run_dir.h"
 #include "status.h"
 #include "uapi.h"
+#include "uapi_server.h"
 #include "wg_device.h"
 #include "wg_stamp.h"
 #include "wg_timers.h"
@@ -59,7 +60,6 @@
 #define GSO_BYTES_MAX  65000
 /* wireguard-go's QueueStagedSize: packets kept per peer while a handshake is on the way. */
 #define STAGED_MAX     128
-#define UAPI_REQ_MAX   (1 << 20)
 #define RATELIMIT_SIZE 8192
 #define HOUSEKEEP_MS   1000
 #define UDP_BUF_BYTES  (4 << 20)
@@ -111,15 +111,6 @@ struct peer {
 	struct peer *next;
 };
 
-struct uapi_client {
-	struct ev_handler h;
-	struct wg_device *dev;
-	int fd;
-	char *buf;
-	size_t len, cap;
-	struct uapi_client *next;
-};
-
 /* A destination as the socket takes it: IPv6 (v4-mapped too), or IPv4 on an IPv4-only host. */
 union udp_addr {
 	struct sockaddr_in6 v6;
@@ -153,8 +144,8 @@ struct wg_device {
 	struct ev_loop loop;
 	/* At the peers' next deadline; run_timers() looks at them every pass. */
 	struct ev_timer wake;
-	struct ev_handler tun_h, udp_h, uapi_h;
-	int tun_fd, udp_fd, uapi_fd, ctl_fd;
+	struct ev_handler tun_h, udp_h;
+	int tun_fd, udp_fd, ctl_fd;
 	int udp_family; /* AF_INET6 (dual-stack), or AF_INET where the host has no IPv6 */
 	char sock_path[sizeof(((struct sockaddr_un *)0)->sun_path)];
 	char stats_path[256];
@@ -182,7 +173,7 @@ struct wg_device {
 	uint64_t hs_window_start_ns;
 	size_t hs_in_window;
 
-	struct uapi_client *clients;
+	struct uapi_server uapi; /* /var/run/wireguard/IFNAME.sock */
 	uint64_t core_drops[WG_DROP_COUNT];
 	uint64_t dev_drops[DEV_DROP_COUNT];
 	uint64_t drops_written; /* the total RUN_DIR/IFNAME.wg holds */
@@ -1402,7 +1393,7 @@ static int udp_rebind(struct wg_device *d, uint16_t port, uint32_t fwmark)
 	return ev_loop_add(&d->loop, fd, EPOLLIN, &d->udp_h);
 }
 
-/* ---- UAPI ---------------------------------------------------------------------- */
+/* ---- UAPI: get=1's answer, set=1's change (uapi_server.c serves the socket) ------ */
 
 struct aip_list {
 	struct aip_prefix *v;
@@ -1619,223 +1610,17 @@ static int apply_set(struct wg_device *d, const struct uapi_set *cfg)
 	return 0;
 }
 
-static void client_close(struct uapi_client *c)
+static int uapi_get_op(void *ctx, char **out, size_t *out_len)
 {
-	struct wg_device *d = c->dev;
-
-	for (struct uapi_client **pp = &d->clients; *pp; pp = &(*pp)->next)
-		if (*pp == c) {
-			*pp = c->next;
-			break;
-		}
-	ev_loop_del(&d->loop, c->fd);
-	close(c->fd);
-	if (c->buf)
-		explicit_bzero(c->buf, c->cap);
-	free(c->buf);
-	free(c);
+	return uapi_get(ctx, out, out_len);
 }
 
-static int write_all(int fd, const char *s, size_t len)
+static int uapi_set_op(void *ctx, const struct uapi_set *cfg)
 {
-	while (len) {
-		ssize_t n = write(fd, s, len);
-
-		if (n < 0) {
-			if (errno == EINTR)
-				continue;
-			return -errno;
-		}
-		s += n;
-		len -= (size_t)n;
-	}
-	return 0;
+	return apply_set(ctx, cfg);
 }
 
-/* The end of a set=1's lines (just past the empty line), or 0 while it has not come. */
-static size_t set_end(const char *s, size_t len)
-{
-	size_t i = 0;
-
-	while (i < len) {
-		const char *nl = memchr(s + i, '\n', len - i);
-
-		if (!nl)
-			return 0;
-		if (nl == s + i)
-			return i + 1;
-		i = (size_t)(nl - s) + 1;
-	}
-	return 0;
-}
-
-/* Answers every whole request in c's buffer; false when the connection must close. */
-static bool client_serve(struct uapi_client *c)
-{
-	struct wg_device *d = c->dev;
-
-	while (c->len) {
-		char reply[32], err[256];
-		struct uapi_set cfg;
-		enum uapi_op op;
-		size_t end, used;
-		int n = uapi_parse_op(c->buf, c->len, &op), ret;
-
-		if (n == 0)
-			return true;
-		if (n == -EINVAL) {
-			n = uapi_format_errno(-EINVAL, reply, sizeof(reply));
-			write_all(c->fd, reply, (size_t)n);
-			return false;
-		}
-		if (n < 0)
-			return false;
-		if (op == UAPI_GET) {
-			char *out;
-			size_t out_len;
-
-			used = (size_t)n;
-			ret = uapi_get(d, &out, &out_len);
-			if (ret) {
-				n = uapi_format_errno(ret, reply, sizeof(reply));
-				write_all(c->fd, reply, (size_t)n);
-				return false;
-			}
-			ret = write_all(c->fd, out, out_len);
-			explicit_bzero(out, out_len);
-			free(out);
-			if (ret)
-				return false;
-		} else {
-			end = set_end(c->buf + n, c->len - (size_t)n);
-			if (!end)
-				return true;
-			used = (size_t)n + end;
-			ret = uapi_parse_set(&cfg, c->buf + n, end, err, sizeof(err));
-			if (ret == 0) {
-				ret = apply_set(d, &cfg);
-				uapi_set_free(&cfg);
-				if (ret)
-					pxp_warn("%s: set=1: %s", d->s->ifname, strerror(-ret));
-			} else {
-				pxp_warn("%s: set=1: %s", d->s->ifname, err);
-			}
-			n = uapi_format_errno(ret, reply, sizeof(reply));
-			if (write_all(c->fd, reply, (size_t)n))
-				return false;
-		}
-		explicit_bzero(c->buf, used);
-		memmove(c->buf, c->buf + used, c->len - used);
-		c->len -= used;
-	}
-	return true;
-}
-
-static void client_ready(struct ev_handler *h, uint32_t events)
-{
-	struct uapi_client *c = container_of(h, struct uapi_client, h);
-	ssize_t n;
-
-	(void)events;
-	if (c->len == c->cap) {
-		size_t cap = c->cap ? 2 * c->cap : 4096;
-		char *b;
-
-		if (cap > UAPI_REQ_MAX) {
-			client_close(c);
-			return;
-		}
-		b = malloc(cap);
-		if (!b) {
-			client_close(c);
-			return;
-		}
-		if (c->buf) {
-			memcpy(b, c->buf, c->len);
-			explicit_bzero(c->buf, c->cap);
-			free(c->buf);
-		}
-		c->buf = b;
-		c->cap = cap;
-	}
-	n = read(c->fd, c->buf + c->len, c->cap - c->len);
-	if (n <= 0) {
-		if (n < 0 && (errno == EAGAIN || errno == EINTR))
-			return;
-		client_close(c);
-		return;
-	}
-	c->len += (size_t)n;
-	if (!client_serve(c))
-		client_close(c);
-}
-
-static void uapi_accept(struct ev_handler *h, uint32_t events)
-{
-	struct wg_device *d = container_of(h, struct wg_device, uapi_h);
-	struct timeval tv = { .tv_sec = 2 };
-	struct uapi_client *c;
-	int fd;
-
-	(void)events;
-	fd = accept4(d->uapi_fd, NULL, NULL, SOCK_CLOEXEC);
-	if (fd < 0)
-		return;
-	/* Answers are written whole: a client that stops reading is given up on. */
-	setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof(tv));
-	c = calloc(1, sizeof(*c));
-	if (!c || ev_loop_add(&d->loop, fd, EPOLLIN, &c->h)) {
-		free(c);
-		close(fd);
-		return;
-	}
-	c->h.ready = client_ready;
-	c->dev = d;
-	c->fd = fd;
-	c->next = d->clients;
-	d->clients = c;
-}
-
-/* Another process answering on path? */
-static bool socket_alive(const char *path)
-{
-	struct sockaddr_un a = { .sun_family = AF_UNIX };
-	int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
-	bool alive;
-
-	if (fd < 0)
-		return false;
-	snprintf(a.sun_path, sizeof(a.sun_path), "%s", path);
-	alive = connect(fd, (struct sockaddr *)&a, sizeof(a)) == 0;
-	close(fd);
-	return alive;
-}
-
-static int uapi_listen(struct wg_device *d)
-{
-	struct sockaddr_un a = { .sun_family = AF_UNIX };
-	mode_t old;
-	int fd, err;
-
-	if (mkdir(WG_UAPI_DIR, 0700) && errno != EEXIST)
-		return -errno;
-	chmod(WG_UAPI_DIR, 0700);
-	fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
-	if (fd < 0)
-		return -errno;
-	snprintf(a.sun_path, sizeof(a.sun_path), "%s", d->sock_path);
-	unlink(d->sock_path); /* a dead instance's; a live one was refused before */
-	old = umask(0077);
-	err = bind(fd, (struct sockaddr *)&a, sizeof(a));
-	umask(old);
-	if (err || listen(fd, 16)) {
-		err = -errno;
-		close(fd);
-		return err;
-	}
-	d->uapi_fd = fd;
-	return ev_loop_add(&d->loop, fd, EPOLLIN, &d->uapi_h);
-}
+static const struct uapi_server_ops uapi_ops = { .get = uapi_get_op, .set = uapi_set_op };
 
 /* ---- the loop ------------------------------------------------------------------ */
 
@@ -2062,14 +1847,13 @@ static int device_open(struct wg_device *d, const struct wg_device_settings *s)
 	memset(d, 0, sizeof(*d));
 	d->s = s;
 	d->mtu = s->mtu;
-	d->tun_fd = d->udp_fd = d->uapi_fd = d->ctl_fd = -1;
+	d->tun_fd = d->udp_fd = d->uapi.fd = d->ctl_fd = -1;
 	d->tun_h.ready = tun_ready;
 	d->udp_h.ready = udp_ready;
-	d->uapi_h.ready = uapi_accept;
 	allowed_ips_init(&d->aips);
 	snprintf(d->sock_path, sizeof(d->sock_path), "%s/%s.sock", WG_UAPI_DIR, s->ifname);
 	snprintf(d->stats_path, sizeof(d->stats_path), "%s/%s.wg", pxp_run_dir(), s->ifname);
-	if (socket_alive(d->sock_path)) {
+	if (uapi_server_alive(d->sock_path)) {
 		pxp_err("%s: another WireGuard instance answers on %s", s->ifname, d->sock_path);
 		return -EEXIST;
 	}
@@ -2104,7 +1888,7 @@ static int device_open(struct wg_device *d, const struct wg_device_settings *s)
 	}
 	err = pxp_run_dir_create();
 	if (!err)
-		err = uapi_listen(d);
+		err = uapi_server_open(&d->uapi, &d->loop, d->sock_path, s->ifname, &uapi_ops, d);
 	if (err) {
 		pxp_err("%s: UAPI socket %s: %s", s->ifname, d->sock_path, strerror(-err));
 		return err;
@@ -2123,8 +1907,7 @@ static void device_close(struct wg_device *d)
 {
 	if (d->has_ctl)
 		control_server_close(&d->ctl);
-	while (d->clients)
-		client_close(d->clients);
+	uapi_server_close(&d->uapi);
 	while (d->peers)
 		peer_remove(d, d->peers);
 	allowed_ips_free(&d->aips);
@@ -2133,10 +1916,6 @@ static void device_close(struct wg_device *d)
 		wg_noise_local_free(&d->local);
 	explicit_bzero(d->private_key, sizeof(d->private_key));
 	explicit_bzero(&d->checker, sizeof(d->checker));
-	if (d->uapi_fd >= 0) {
-		close(d->uapi_fd);
-		unlink(d->sock_path);
-	}
 	unlink(d->stats_path);
 	if (d->udp_fd >= 0)
 		close(d->udp_fd);
