@@ -503,10 +503,11 @@ test_offload_superpackets() {
 }
 
 # Two of ours, one with --no-tun-offload (the plain TUN, as where TUNSETOFFLOAD fails):
-# iperf3 both ways between them, the plain one counts no superpacket, the other both kinds
-# (its UDP GSO sends reach the plain one's socket as UDP GRO reads).
+# iperf3 both ways between them over IPv4 and one way over IPv6 inside (TSO6 superpackets),
+# the plain one counts no superpacket, the other both kinds (its UDP GSO sends reach the
+# plain one's socket as UDP GRO reads).
 test_offload_off() {
-	local a=wgo$$ b=wgp$$ pa pb out
+	local a=wgo$$ b=wgp$$ pa pb out v4
 	wg genkey >"$KEYS/o.key" && wg genkey >"$KEYS/p.key" || return
 	us env PPPOE_XP_RUN_DIR="$RUN_DIR" "$PXP_BIN" wg "$a" --no-tun-offload >/dev/null 2>&1 ||
 		fail "$a did not start" || return
@@ -518,17 +519,24 @@ test_offload_off() {
 		grep -o 'pid=[0-9]*' | head -n 1 | cut -d= -f2)
 	on_cleanup "kill $pb 2>/dev/null"
 	us wg set "$a" private-key "$KEYS/o.key" listen-port 51850 peer "$(wg pubkey <"$KEYS/p.key")" \
-		allowed-ips 10.228.0.2/32 endpoint 10.221.0.2:51851 &&
+		allowed-ips 10.228.0.2/32,fd28::2/128 endpoint 10.221.0.2:51851 &&
 		go wg set "$b" private-key "$KEYS/p.key" listen-port 51851 \
-			peer "$(wg pubkey <"$KEYS/o.key")" allowed-ips 10.228.0.1/32 &&
+			peer "$(wg pubkey <"$KEYS/o.key")" allowed-ips 10.228.0.1/32,fd28::1/128 &&
 		ip -n "$NS_US" addr add 10.228.0.1/24 dev "$a" && ip -n "$NS_US" link set "$a" up &&
-		ip -n "$NS_GO" addr add 10.228.0.2/24 dev "$b" && ip -n "$NS_GO" link set "$b" up ||
+		ip -n "$NS_US" addr add fd28::1/64 dev "$a" nodad &&
+		ip -n "$NS_GO" addr add 10.228.0.2/24 dev "$b" && ip -n "$NS_GO" link set "$b" up &&
+		ip -n "$NS_GO" addr add fd28::2/64 dev "$b" nodad ||
 		fail "cannot configure $a and $b" || return
 	[ "$(st "$NS_US" "$a" tun_offload)" = off ] && [ "$(st "$NS_GO" "$b" tun_offload)" = on ] ||
 		fail "tun_offload: $a $(st "$NS_US" "$a" tun_offload), $b $(st "$NS_GO" "$b" tun_offload)" ||
 		return
 	ping_ok "$NS_US" 10.228.0.2 || return
 	iperf_mb "$NS_US" "$NS_GO" 10.228.0.2 && iperf_mb "$NS_GO" "$NS_US" 10.228.0.1 || return
+	v4=$(st "$NS_GO" "$b" tun_superpackets_read)
+	iperf_mb "$NS_GO" "$NS_US" fd28::1 || return
+	[ "$(st "$NS_GO" "$b" tun_superpackets_read)" -gt $((v4 + 10)) ] ||
+		fail "IPv6 inside: superpackets read $v4 -> $(st "$NS_GO" "$b" tun_superpackets_read)" ||
+		return
 	out="$(st "$NS_US" "$a" tun_superpackets_read tun_superpackets_written udp_gro_reads | tr '\n' ' ')"
 	out+="/ $(st "$NS_GO" "$b" tun_superpackets_read tun_superpackets_written udp_gso_sends | tr '\n' ' ')"
 	python3 -c '
