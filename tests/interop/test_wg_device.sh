@@ -465,6 +465,88 @@ test_in_pppoe_session() {
 	return 0
 }
 
+# st NS IF KEY...: those fields of `pppoe-xp status IF --json`, one a line.
+st() {
+	local ns=$1 dev=$2
+	shift 2
+	ip netns exec "$ns" env PPPOE_XP_RUN_DIR="$RUN_DIR" "$PXP_BIN" status "$dev" --json |
+		python3 -c 'import json, sys; s = json.load(sys.stdin); [print(s.get(k)) for k in sys.argv[1:]]' "$@"
+}
+
+# TUN offloads against wireguard-go: iperf3 both ways, and our counters prove the TUN read
+# TSO superpackets (split into more segments than reads) and the TCP segments from the peer
+# went back into the TUN joined (more segments than writes), the sends used UDP GSO, and no
+# superpacket was refused.
+test_offload_superpackets() {
+	local before after
+	handshaken || peers_fresh || return
+	[ "$(st "$NS_US" "$WG_US" tun_offload)" = on ] ||
+		fail "tun_offload is $(st "$NS_US" "$WG_US" tun_offload)" || return
+	before=$(st "$NS_US" "$WG_US" tun_superpackets_read tun_superpackets_written | tr '\n' ' ')
+	iperf_mb "$NS_US" "$NS_GO" 10.222.0.2 && iperf_mb "$NS_GO" "$NS_US" 10.222.0.1 || return
+	after=$(st "$NS_US" "$WG_US" tun_superpackets_read tun_segments_read \
+		tun_superpackets_written tun_segments_written udp_gso_sends | tr '\n' ' ')
+	python3 - "$before" "$after" <<-'PY' 2>"$PXP_TMP/offload.why" ||
+		import sys
+		r0, w0 = map(int, sys.argv[1].split())
+		r, rs, w, ws, gso = map(int, sys.argv[2].split())
+		bad = []
+		if r - r0 < 10 or rs < 2 * r: bad.append(f"superpackets read {r0}->{r}, segments {rs}")
+		if w - w0 < 10 or ws < 2 * w: bad.append(f"superpackets written {w0}->{w}, segments {ws}")
+		if gso < 10: bad.append(f"UDP GSO sends {gso}")
+		sys.exit("; ".join(bad) or None)
+	PY
+		fail "offload counters: $(cat "$PXP_TMP/offload.why")" || return
+	for r in vnet_short vnet_csum vnet_gso_type vnet_gso_size vnet_hdr_len gso_ip gso_l4 gso_segs; do
+		[ "$(drops "$r")" = 0 ] || fail "drop_$r is $(drops "$r")" || return
+	done
+}
+
+# Two of ours, one with --no-tun-offload (the plain TUN, as where TUNSETOFFLOAD fails):
+# iperf3 both ways between them over IPv4 and one way over IPv6 inside (TSO6 superpackets),
+# the plain one counts no superpacket, the other both kinds (its UDP GSO sends reach the
+# plain one's socket as UDP GRO reads).
+test_offload_off() {
+	local a=wgo$$ b=wgp$$ pa pb out v4
+	wg genkey >"$KEYS/o.key" && wg genkey >"$KEYS/p.key" || return
+	us env PPPOE_XP_RUN_DIR="$RUN_DIR" "$PXP_BIN" wg "$a" --no-tun-offload >/dev/null 2>&1 ||
+		fail "$a did not start" || return
+	pa=$(sock_pid "$a")
+	on_cleanup "kill $pa 2>/dev/null"
+	go env PPPOE_XP_RUN_DIR="$RUN_DIR" "$PXP_BIN" wg "$b" >/dev/null 2>&1 ||
+		fail "$b did not start" || return
+	pb=$(go ss -xlp 2>/dev/null | awk -v s="/var/run/wireguard/$b.sock" '$5 == s' |
+		grep -o 'pid=[0-9]*' | head -n 1 | cut -d= -f2)
+	on_cleanup "kill $pb 2>/dev/null"
+	us wg set "$a" private-key "$KEYS/o.key" listen-port 51850 peer "$(wg pubkey <"$KEYS/p.key")" \
+		allowed-ips 10.228.0.2/32,fd28::2/128 endpoint 10.221.0.2:51851 &&
+		go wg set "$b" private-key "$KEYS/p.key" listen-port 51851 \
+			peer "$(wg pubkey <"$KEYS/o.key")" allowed-ips 10.228.0.1/32,fd28::1/128 &&
+		ip -n "$NS_US" addr add 10.228.0.1/24 dev "$a" && ip -n "$NS_US" link set "$a" up &&
+		ip -n "$NS_US" addr add fd28::1/64 dev "$a" nodad &&
+		ip -n "$NS_GO" addr add 10.228.0.2/24 dev "$b" && ip -n "$NS_GO" link set "$b" up &&
+		ip -n "$NS_GO" addr add fd28::2/64 dev "$b" nodad ||
+		fail "cannot configure $a and $b" || return
+	[ "$(st "$NS_US" "$a" tun_offload)" = off ] && [ "$(st "$NS_GO" "$b" tun_offload)" = on ] ||
+		fail "tun_offload: $a $(st "$NS_US" "$a" tun_offload), $b $(st "$NS_GO" "$b" tun_offload)" ||
+		return
+	ping_ok "$NS_US" 10.228.0.2 || return
+	iperf_mb "$NS_US" "$NS_GO" 10.228.0.2 && iperf_mb "$NS_GO" "$NS_US" 10.228.0.1 || return
+	v4=$(st "$NS_GO" "$b" tun_superpackets_read)
+	iperf_mb "$NS_GO" "$NS_US" fd28::1 || return
+	[ "$(st "$NS_GO" "$b" tun_superpackets_read)" -gt $((v4 + 10)) ] ||
+		fail "IPv6 inside: superpackets read $v4 -> $(st "$NS_GO" "$b" tun_superpackets_read)" ||
+		return
+	out="$(st "$NS_US" "$a" tun_superpackets_read tun_superpackets_written udp_gro_reads | tr '\n' ' ')"
+	out+="/ $(st "$NS_GO" "$b" tun_superpackets_read tun_superpackets_written udp_gso_sends | tr '\n' ' ')"
+	python3 -c '
+import sys
+a, b = sys.argv[1].split("/")
+ar, aw, agro = map(int, a.split()); br, bw, bgso = map(int, b.split())
+sys.exit(not (ar == 0 and aw == 0 and agro > 0 and br > 0 and bw > 0 and bgso > 0))' "$out" ||
+		fail "read written gro / read written gso: $out"
+}
+
 # SIGTERM ends a device: its socket and its TUN go with it.
 test_sigterm() {
 	local t=wgt$$ pid
@@ -501,6 +583,8 @@ case_ wg_device/ipv4_only test_ipv4_only
 case_ wg_device/roaming test_roaming
 case_ wg_device/hostile test_hostile
 case_ wg_device/status_json test_status_json
+case_ wg_device/offload_superpackets test_offload_superpackets
+case_ wg_device/offload_off test_offload_off
 case_ wg_device/in_pppoe_session test_in_pppoe_session
 case_ wg_device/stamp_after_restart test_stamp_after_restart
 case_ wg_device/set_then_remove test_set_then_remove

@@ -366,6 +366,7 @@ enum {
 	OPT_NETDEV,
 	OPT_WG_MTU,
 	OPT_WG_STATE_DIR,
+	OPT_WG_NO_OFFLOAD,
 };
 
 /* The --*-script options are in enum hook_kind's order (up_option() maps one to the other). */
@@ -1339,6 +1340,10 @@ static const struct cli_option wg_options[] = {
 	  "where the last handshake stamp of each private key is kept across restarts (a router "
 	  "without an RTC; also PPPOE_XP_STATE_DIR)",
 	  PXP_STATE_DIR },
+	{ "no-tun-offload", OPT_WG_NO_OFFLOAD, NULL,
+	  "one packet a TUN read and write (no TSO from the TUN, no coalescing into it)",
+	  "TSO/USO superpackets read and segmented, TCP coalesced on the way in, where the "
+	  "kernel takes TUNSETOFFLOAD" },
 	{ "debug", OPT_DEBUG, NULL, "debug logging", NULL },
 	{ NULL },
 };
@@ -1367,6 +1372,9 @@ static int wg_option(int c, char *arg, void *ctx)
 		if (arg[0] != '/')
 			return bad("--state-dir", arg, "must be an absolute path");
 		o->state_dir = arg;
+		return 0;
+	case OPT_WG_NO_OFFLOAD:
+		o->no_tun_offload = true;
 		return 0;
 	case OPT_DEBUG:
 		o->log_level = PXP_LOG_DEBUG;

@@ -4,13 +4,14 @@
  * allowed-IPs, rate limit, UAPI) joined to a TUN, a UDP socket and the UAPI socket, in the
  * shape of wireguard-go's device/ (receive.go, send.go, timers.go, uapi.go), single-threaded.
  *
- *   TUN read -> allowed-IPs by destination -> peer -> current keys? encrypt, sendmmsg
- *                                                   no keys: stage, start a handshake
- *   recvmmsg -> wg_message_check -> handshake: noise (+ cookie/rate limit under load)
+ *   TUN read -> superpacket? segments (tun_offload.c) -> allowed-IPs by destination -> peer
+ *            -> current keys? encrypt into the TX arena (UDP GSO runs), sendmmsg
+ *               no keys: stage, start a handshake
+ *   recvmmsg (UDP GRO: split) -> wg_message_check -> handshake: noise (+ cookie/rate limit)
  *                                -> data: keys by receiver index, decrypt, replay,
- *                                         allowed-IPs by source, TUN write
+ *                                         allowed-IPs by source, TCP coalescing, TUN write
  */
-#define _GNU_SOURCE /* recvmmsg, sendmmsg, accept4 */
+#define _GNU_SOURCE /* recvmmsg, sendmmsg */
 #include <arpa/inet.h>
 #include <ctype.h>
 #include <errno.h>
@@ -18,6 +19,7 @@
 #include <limits.h>
 #include <linux/if_tun.h>
 #include <netinet/in.h>
+#include <netinet/udp.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -42,15 +44,22 @@
 #include "run_dir.h"
 #include "status.h"
 #include "uapi.h"
+#include "uapi_server.h"
 #include "wg_device.h"
 #include "wg_stamp.h"
 #include "wg_timers.h"
 
 #define BATCH	       32
 #define PKT_BUF	       (WG_DEVICE_MAX_MTU + 64)
+/* A receive slot: a UDP GRO read is up to 64 KB of datagrams of one size. */
+#define RX_BUF	       65536
+/* The TX batch's bytes, and what one UDP GSO send may hold (UDP_MAX_SEGMENTS of kernels
+ * before 6.11 is 64; the datagram's 64 KB). */
+#define TX_ARENA       (256 << 10)
+#define GSO_SEGS_MAX   64
+#define GSO_BYTES_MAX  65000
 /* wireguard-go's QueueStagedSize: packets kept per peer while a handshake is on the way. */
 #define STAGED_MAX     128
-#define UAPI_REQ_MAX   (1 << 20)
 #define RATELIMIT_SIZE 8192
 #define HOUSEKEEP_MS   1000
 #define UDP_BUF_BYTES  (4 << 20)
@@ -102,28 +111,32 @@ struct peer {
 	struct peer *next;
 };
 
-struct uapi_client {
-	struct ev_handler h;
-	struct wg_device *dev;
-	int fd;
-	char *buf;
-	size_t len, cap;
-	struct uapi_client *next;
-};
-
 /* A destination as the socket takes it: IPv6 (v4-mapped too), or IPv4 on an IPv4-only host. */
 union udp_addr {
 	struct sockaddr_in6 v6;
 	struct sockaddr_in v4;
 };
 
+/*
+ * What the next sendmmsg sends: messages back to back in the arena, and with UDP GSO a
+ * message is a run of datagrams to one peer, all of one size but a shorter last one, sent
+ * as one (UDP_SEGMENT).
+ */
 struct tx_batch {
 	struct mmsghdr msg[BATCH];
 	struct iovec iov[BATCH];
 	union udp_addr to[BATCH];
 	struct peer *peer[BATCH];
-	uint8_t buf[BATCH][PKT_BUF];
+	union {
+		char buf[CMSG_SPACE(sizeof(uint16_t))];
+		struct cmsghdr align;
+	} ctl[BATCH];
+	uint16_t seg[BATCH]; /* the run's datagram size */
+	uint8_t segs[BATCH];
+	bool closed[BATCH]; /* a shorter datagram ended the run */
 	unsigned int n;
+	size_t used;
+	uint8_t arena[TX_ARENA];
 };
 
 struct wg_device {
@@ -131,8 +144,8 @@ struct wg_device {
 	struct ev_loop loop;
 	/* At the peers' next deadline; run_timers() looks at them every pass. */
 	struct ev_timer wake;
-	struct ev_handler tun_h, udp_h, uapi_h;
-	int tun_fd, udp_fd, uapi_fd, ctl_fd;
+	struct ev_handler tun_h, udp_h;
+	int tun_fd, udp_fd, ctl_fd;
 	int udp_family; /* AF_INET6 (dual-stack), or AF_INET where the host has no IPv6 */
 	char sock_path[sizeof(((struct sockaddr_un *)0)->sun_path)];
 	char stats_path[256];
@@ -160,18 +173,37 @@ struct wg_device {
 	uint64_t hs_window_start_ns;
 	size_t hs_in_window;
 
-	struct uapi_client *clients;
+	struct uapi_server uapi; /* /var/run/wireguard/IFNAME.sock */
 	uint64_t core_drops[WG_DROP_COUNT];
 	uint64_t dev_drops[DEV_DROP_COUNT];
 	uint64_t drops_written; /* the total RUN_DIR/IFNAME.wg holds */
 	bool drops_file;	/* written at least once */
 	uint64_t next_housekeep_ms;
 
+	/* Offloads: TUN superpackets (tun_offload.h), UDP GSO on send, UDP GRO on receive. */
+	bool tun_offload, udp_gso, udp_gro;
+	uint64_t tun_superpackets, tun_segments; /* read from the TUN, and their segments */
+	uint64_t gso_sends, gso_datagrams, gro_reads, gro_datagrams;
+	struct tun_gro gro;
+	uint8_t tun_buf[TUN_VNET_LEN + TUN_GSO_MAX];
+	uint8_t seg_buf[PKT_BUF];
+
 	struct mmsghdr rx_msg[BATCH];
 	struct iovec rx_iov[BATCH];
 	struct sockaddr_in6 rx_from[BATCH];
-	uint8_t rx_buf[BATCH][PKT_BUF];
+	union {
+		char buf[CMSG_SPACE(sizeof(int))];
+		struct cmsghdr align;
+	} rx_ctl[BATCH];
+	uint8_t rx_buf[BATCH][RX_BUF];
 	struct tx_batch tx;
+};
+
+/* A refusal of tun_offload.c as the device counts it. */
+static const enum wg_dev_drop tun_drop_dev[TUN_DROP_COUNT] = {
+#define TUN_DROP_DEV(name, why) [TUN_DROP_##name] = DEV_DROP_##name,
+	TUN_OFFLOAD_DROPS(TUN_DROP_DEV)
+#undef TUN_DROP_DEV
 };
 
 static int os_rng(void *ctx, uint8_t *buf, size_t len)
@@ -180,11 +212,23 @@ static int os_rng(void *ctx, uint8_t *buf, size_t len)
 	return getrandom(buf, len, 0) == (ssize_t)len ? 0 : -EIO;
 }
 
+/*
+ * 32 random bits: the timers' jitter wants them at every packet, and a getrandom(2) each was
+ * 15% of the device's CPU (perf), so the kernel's bytes are drawn 256 at a time.
+ */
 static uint32_t rnd32(void)
 {
+	static uint8_t pool[256];
+	static size_t left;
 	uint32_t v = 0;
 
-	os_rng(NULL, (uint8_t *)&v, sizeof(v));
+	if (left < sizeof(v)) {
+		if (os_rng(NULL, pool, sizeof(pool)))
+			return v;
+		left = sizeof(pool);
+	}
+	left -= sizeof(v);
+	memcpy(&v, pool + left, sizeof(v));
 	return v;
 }
 
@@ -368,34 +412,61 @@ static void tx_flush(struct wg_device *d)
 	struct tx_batch *t = &d->tx;
 	unsigned int done = 0;
 
+	for (unsigned int i = 0; i < t->n; i++) {
+		struct msghdr *m = &t->msg[i].msg_hdr;
+		struct cmsghdr *cm;
+
+		if (t->segs[i] < 2)
+			continue;
+		m->msg_control = t->ctl[i].buf;
+		m->msg_controllen = sizeof(t->ctl[i].buf);
+		cm = CMSG_FIRSTHDR(m);
+		cm->cmsg_level = SOL_UDP;
+		cm->cmsg_type = UDP_SEGMENT;
+		cm->cmsg_len = CMSG_LEN(sizeof(uint16_t));
+		memcpy(CMSG_DATA(cm), &t->seg[i], sizeof(uint16_t));
+	}
 	while (done < t->n) {
 		int n = sendmmsg(d->udp_fd, t->msg + done, t->n - done, 0);
 
 		if (n <= 0) {
 			if (n < 0 && errno == EINTR)
 				continue;
-			/* A full socket buffer or an unreachable peer: this one is lost. */
-			drop(d, DEV_DROP_send);
+			/* A device that cannot segment (EIO): single datagrams from now on. */
+			if (n < 0 && (errno == EIO || errno == EINVAL) && t->segs[done] > 1 &&
+			    d->udp_gso) {
+				pxp_info("%s: UDP GSO refused (%s): sending datagram by datagram",
+					 d->s->ifname, strerror(errno));
+				d->udp_gso = false;
+			}
+			/* A full socket buffer or an unreachable peer: these are lost. */
+			for (unsigned int k = 0; k < t->segs[done]; k++)
+				drop(d, DEV_DROP_send);
 			done++;
 			continue;
 		}
-		for (int i = 0; i < n; i++)
+		for (int i = 0; i < n; i++) {
 			t->peer[done + i]->tx_bytes += t->iov[done + i].iov_len;
+			if (t->segs[done + i] > 1) {
+				d->gso_sends++;
+				d->gso_datagrams += t->segs[done + i];
+			}
+		}
 		done += (unsigned int)n;
 	}
 	t->n = 0;
+	t->used = 0;
 }
 
-/* A buffer in the TX batch for a message to p (flushing a full batch first). */
-static uint8_t *tx_slot(struct wg_device *d, struct peer *p, unsigned int *i)
+/* Room in the TX batch for one message (flushing a full batch first). */
+static uint8_t *tx_slot(struct wg_device *d)
 {
 	struct tx_batch *t = &d->tx;
 
-	if (t->n == BATCH)
+	/* No alignment: the message structs are packed, and a GSO run is contiguous. */
+	if (t->n == BATCH || t->used + PKT_BUF > sizeof(t->arena))
 		tx_flush(d);
-	*i = t->n;
-	t->peer[*i] = p;
-	return t->buf[*i];
+	return t->arena + t->used;
 }
 
 /*
@@ -431,17 +502,39 @@ static void udp_addr_in(struct sockaddr_in6 *from)
 	memcpy(from->sin6_addr.s6_addr + 12, &v4.sin_addr, 4);
 }
 
-static void tx_commit(struct wg_device *d, unsigned int i, size_t len)
+/* The len bytes tx_slot gave, to p: the last run's next datagram where GSO allows. */
+static void tx_commit(struct wg_device *d, struct peer *p, size_t len)
 {
 	struct tx_batch *t = &d->tx;
-	socklen_t alen = udp_addr_out(d, &t->peer[i]->endpoint, &t->to[i]);
+	uint8_t *at = t->arena + t->used;
+	unsigned int i = t->n;
+	socklen_t alen;
 
+	if (d->udp_gso && i) {
+		unsigned int j = i - 1;
+
+		if (t->peer[j] == p && !t->closed[j] && len <= t->seg[j] &&
+		    t->segs[j] < GSO_SEGS_MAX && t->iov[j].iov_len + len <= GSO_BYTES_MAX &&
+		    (uint8_t *)t->iov[j].iov_base + t->iov[j].iov_len == at) {
+			t->iov[j].iov_len += len;
+			t->segs[j]++;
+			t->closed[j] = len < t->seg[j];
+			t->used += len;
+			return;
+		}
+	}
+	alen = udp_addr_out(d, &p->endpoint, &t->to[i]);
 	if (!alen)
-		return; /* the slot stays free */
-	t->iov[i] = (struct iovec){ .iov_base = t->buf[i], .iov_len = len };
+		return; /* the room stays free */
+	t->peer[i] = p;
+	t->iov[i] = (struct iovec){ .iov_base = at, .iov_len = len };
 	t->msg[i].msg_hdr = (struct msghdr){
 		.msg_name = &t->to[i], .msg_namelen = alen, .msg_iov = &t->iov[i], .msg_iovlen = 1
 	};
+	t->seg[i] = (uint16_t)len;
+	t->segs[i] = 1;
+	t->closed[i] = false;
+	t->used += len;
 	t->n = i + 1;
 }
 
@@ -455,7 +548,7 @@ static bool send_data(struct wg_device *d, struct peer *p, const uint8_t *pkt, s
 {
 	const struct wg_keypair *kp;
 	struct aead_cache *c;
-	unsigned int actions, i;
+	unsigned int actions;
 	uint64_t counter, now = ev_now_ms();
 	uint8_t *out;
 	int n;
@@ -475,12 +568,12 @@ static bool send_data(struct wg_device *d, struct peer *p, const uint8_t *pkt, s
 		peer_actions(d, p, actions);
 		return true;
 	}
-	out = tx_slot(d, p, &i);
+	out = tx_slot(d);
 	n = wg_data_seal(out, PKT_BUF, pkt, len, d->mtu, kp->remote_index, &c->send, counter);
 	if (n < 0) {
 		drop(d, DEV_DROP_inner);
 	} else {
-		tx_commit(d, i, (size_t)n);
+		tx_commit(d, p, (size_t)n);
 		actions |=
 			wg_peer_sent(&p->st, len ? WG_SENT_DATA : WG_SENT_KEEPALIVE, now, rnd32());
 	}
@@ -623,7 +716,6 @@ static void send_initiation(struct wg_device *d, struct peer *p)
 {
 	uint8_t stamp[WG_TAI64N_LEN];
 	struct wg_msg_initiation *msg;
-	unsigned int i;
 
 	if (!d->has_key) {
 		drop(d, DEV_DROP_no_key);
@@ -635,13 +727,13 @@ static void send_initiation(struct wg_device *d, struct peer *p)
 	}
 	stamp_take(d, stamp);
 	wg_handshake_clear(&p->hs);
-	msg = (struct wg_msg_initiation *)tx_slot(d, p, &i);
+	msg = (struct wg_msg_initiation *)tx_slot(d);
 	if (wg_initiation_create(msg, &p->hs, &d->local, &p->noise, stamp, new_index(d), os_rng,
 				 NULL, now_ns())) {
 		d->core_drops[WG_DROP_INTERNAL]++;
 		return;
 	}
-	tx_commit(d, i, sizeof(*msg));
+	tx_commit(d, p, sizeof(*msg));
 	peer_actions(d, p, wg_peer_sent(&p->st, WG_SENT_INITIATION, ev_now_ms(), rnd32()));
 }
 
@@ -687,40 +779,78 @@ static size_t inner_len(const uint8_t *pkt, size_t len)
 	return n <= len && n >= (pkt[0] >> 4 == 4 ? 20u : 40u) ? n : 0;
 }
 
+/* One IP packet read from the TUN (or a segment of a superpacket) to its peer. */
+static void tun_packet(struct wg_device *d, const uint8_t *buf, size_t n)
+{
+	struct peer *p;
+	int family;
+
+	if (!inner_len(buf, n)) {
+		drop(d, DEV_DROP_inner);
+		return;
+	}
+	family = buf[0] >> 4 == 4 ? AF_INET : AF_INET6;
+	p = (struct peer *)allowed_ips_lookup(&d->aips, family,
+					      buf + (family == AF_INET ? 16 : 24));
+	if (!p) {
+		drop(d, DEV_DROP_no_peer);
+		return;
+	}
+	/* Behind staged packets or without keys, wait for the handshake. */
+	if (p->staged_n || !send_data(d, p, buf, n))
+		stage(d, p, buf, n);
+}
+
+/* A read with its vnet header: a packet as it is, or a superpacket segment by segment. */
+static void tun_superpacket(struct wg_device *d, uint8_t *buf, size_t n)
+{
+	struct virtio_net_hdr h;
+	struct tun_gso g;
+	enum tun_drop r;
+
+	if (n < TUN_VNET_LEN) {
+		drop(d, DEV_DROP_vnet_short);
+		return;
+	}
+	memcpy(&h, buf, sizeof(h));
+	r = tun_gso_parse(&g, &h, buf + TUN_VNET_LEN, n - TUN_VNET_LEN, d->mtu);
+	if (r != TUN_OK) {
+		drop(d, tun_drop_dev[r]);
+		return;
+	}
+	if (g.type == VIRTIO_NET_HDR_GSO_NONE) {
+		tun_packet(d, buf + TUN_VNET_LEN, n - TUN_VNET_LEN);
+		return;
+	}
+	d->tun_superpackets++;
+	d->tun_segments += g.segs;
+	for (unsigned int i = 0; i < g.segs; i++)
+		tun_packet(d, d->seg_buf, tun_gso_segment(&g, buf + TUN_VNET_LEN, i, d->seg_buf));
+}
+
 static void tun_ready(struct ev_handler *h, uint32_t events)
 {
 	struct wg_device *d = container_of(h, struct wg_device, tun_h);
-	uint8_t *buf = d->rx_buf[0] + sizeof(struct wg_msg_data);
+	/* Without offloads a read is one packet, at most what a data message holds. */
+	size_t cap = d->tun_offload ? sizeof(d->tun_buf)
+				    : PKT_BUF - sizeof(struct wg_msg_data) - WG_AEAD_TAG_LEN;
 
 	if (events & (EPOLLERR | EPOLLHUP)) {
 		d->tun_gone = true;
 		return;
 	}
 	for (int i = 0; i < BATCH; i++) {
-		ssize_t n = read(d->tun_fd, buf,
-				 PKT_BUF - sizeof(struct wg_msg_data) - WG_AEAD_TAG_LEN);
-		struct peer *p;
-		int family;
+		ssize_t n = read(d->tun_fd, d->tun_buf, cap);
 
 		if (n < 0) {
 			if (errno == EBADFD || errno == EIO || errno == ENXIO)
 				d->tun_gone = true;
 			break;
 		}
-		if (!inner_len(buf, (size_t)n)) {
-			drop(d, DEV_DROP_inner);
-			continue;
-		}
-		family = buf[0] >> 4 == 4 ? AF_INET : AF_INET6;
-		p = (struct peer *)allowed_ips_lookup(&d->aips, family,
-						      buf + (family == AF_INET ? 16 : 24));
-		if (!p) {
-			drop(d, DEV_DROP_no_peer);
-			continue;
-		}
-		/* Behind staged packets or without keys, wait for the handshake. */
-		if (p->staged_n || !send_data(d, p, buf, (size_t)n))
-			stage(d, p, buf, (size_t)n);
+		if (d->tun_offload)
+			tun_superpacket(d, d->tun_buf, (size_t)n);
+		else
+			tun_packet(d, d->tun_buf, (size_t)n);
 	}
 	tx_flush(d);
 }
@@ -846,7 +976,7 @@ static void rx_initiation(struct wg_device *d, const uint8_t *msg, size_t len,
 	struct wg_transport_keys k;
 	uint64_t now = ev_now_ms();
 	struct peer *p;
-	unsigned int i, actions;
+	unsigned int actions;
 
 	if (!d->has_key) {
 		drop(d, DEV_DROP_no_key);
@@ -865,7 +995,7 @@ static void rx_initiation(struct wg_device *d, const uint8_t *msg, size_t len,
 	wg_handshake_clear(&p->hs);
 	p->hs = hs;
 	memset(&hs, 0, sizeof(hs)); /* p->hs owns its keys now */
-	resp = (struct wg_msg_response *)tx_slot(d, p, &i);
+	resp = (struct wg_msg_response *)tx_slot(d);
 	if (wg_response_create(resp, &p->hs, &d->local, new_index(d), os_rng, NULL, now_ns()) ||
 	    wg_transport_keys_derive(&k, &p->hs)) {
 		d->core_drops[WG_DROP_INTERNAL]++;
@@ -873,7 +1003,7 @@ static void rx_initiation(struct wg_device *d, const uint8_t *msg, size_t len,
 		goto out;
 	}
 	actions |= install_keys(p, &k, now);
-	tx_commit(d, i, sizeof(*resp));
+	tx_commit(d, p, sizeof(*resp));
 	actions |= wg_peer_sent(&p->st, WG_SENT_RESPONSE, now, rnd32());
 	peer_actions(d, p, actions);
 out:
@@ -942,6 +1072,41 @@ static struct peer *peer_by_data_index(struct wg_device *d, uint32_t idx, int *s
 	return NULL;
 }
 
+static void tun_write(struct wg_device *d, const uint8_t *buf, size_t len)
+{
+	if (write(d->tun_fd, buf, len) != (ssize_t)len)
+		drop(d, DEV_DROP_send);
+}
+
+/* The pending superpacket (or single segment) to the TUN. */
+static void tun_gro_flush(struct wg_device *d)
+{
+	const uint8_t *out;
+	size_t n = tun_gro_finish(&d->gro, &out);
+
+	if (n)
+		tun_write(d, out, n);
+}
+
+/*
+ * A decrypted packet to the TUN: with offloads joined to the pending superpacket where it
+ * can be, else behind a zero vnet header written into the message header before it.
+ */
+static void tun_deliver(struct wg_device *d, uint8_t *pkt, size_t n)
+{
+	if (!d->tun_offload) {
+		tun_write(d, pkt, n);
+		return;
+	}
+	if (tun_gro_add(&d->gro, pkt, n))
+		return;
+	tun_gro_flush(d);
+	if (tun_gro_add(&d->gro, pkt, n))
+		return;
+	memset(pkt - TUN_VNET_LEN, 0, TUN_VNET_LEN);
+	tun_write(d, pkt - TUN_VNET_LEN, n + TUN_VNET_LEN);
+}
+
 static void rx_data(struct wg_device *d, uint8_t *msg, size_t len, const struct sockaddr_in6 *from)
 {
 	struct aead_cache *c;
@@ -992,8 +1157,48 @@ static void rx_data(struct wg_device *d, uint8_t *msg, size_t len, const struct 
 		drop(d, DEV_DROP_source);
 		return;
 	}
-	if (write(d->tun_fd, pkt, n) != (ssize_t)n)
-		drop(d, DEV_DROP_send);
+	tun_deliver(d, pkt, n);
+}
+
+static void rx_message(struct wg_device *d, uint8_t *msg, size_t len,
+		       const struct sockaddr_in6 *from)
+{
+	enum wg_message_type type;
+	enum wg_drop r = wg_message_check(msg, len, &type);
+
+	if (r != WG_OK) {
+		d->core_drops[r]++;
+		return;
+	}
+	switch (type) {
+	case WG_MSG_INITIATION:
+		rx_initiation(d, msg, len, from);
+		break;
+	case WG_MSG_RESPONSE:
+		rx_response(d, msg, len, from);
+		break;
+	case WG_MSG_COOKIE_REPLY:
+		rx_cookie_reply(d, msg, len);
+		break;
+	case WG_MSG_DATA:
+		rx_data(d, msg, len, from);
+		break;
+	}
+}
+
+/* The datagram size of a UDP GRO read (its cmsg), or 0 for one datagram. */
+static size_t gro_size(struct msghdr *m)
+{
+	for (struct cmsghdr *c = CMSG_FIRSTHDR(m); c; c = CMSG_NXTHDR(m, c)) {
+		int v;
+
+		if (c->cmsg_level != SOL_UDP || c->cmsg_type != UDP_GRO ||
+		    c->cmsg_len < CMSG_LEN(sizeof(v)))
+			continue;
+		memcpy(&v, CMSG_DATA(c), sizeof(v));
+		return v > 0 ? (size_t)v : 0;
+	}
+	return 0;
 }
 
 static void udp_ready(struct ev_handler *h, uint32_t events)
@@ -1003,61 +1208,85 @@ static void udp_ready(struct ev_handler *h, uint32_t events)
 
 	(void)events;
 	for (int i = 0; i < BATCH; i++) {
-		d->rx_iov[i] = (struct iovec){ .iov_base = d->rx_buf[i], .iov_len = PKT_BUF };
-		d->rx_msg[i].msg_hdr = (struct msghdr){ .msg_name = &d->rx_from[i],
-							.msg_namelen = sizeof(d->rx_from[i]),
-							.msg_iov = &d->rx_iov[i],
-							.msg_iovlen = 1 };
+		d->rx_iov[i] = (struct iovec){ .iov_base = d->rx_buf[i], .iov_len = RX_BUF };
+		d->rx_msg[i].msg_hdr =
+			(struct msghdr){ .msg_name = &d->rx_from[i],
+					 .msg_namelen = sizeof(d->rx_from[i]),
+					 .msg_iov = &d->rx_iov[i],
+					 .msg_iovlen = 1,
+					 .msg_control = d->rx_ctl[i].buf,
+					 .msg_controllen = sizeof(d->rx_ctl[i].buf) };
 	}
 	n = recvmmsg(d->udp_fd, d->rx_msg, BATCH, MSG_DONTWAIT, NULL);
 	for (int i = 0; i < n; i++) {
-		uint8_t *msg = d->rx_buf[i];
-		size_t len = d->rx_msg[i].msg_len;
-		const struct sockaddr_in6 *from = &d->rx_from[i];
-		enum wg_message_type type;
-		enum wg_drop r;
+		size_t len = d->rx_msg[i].msg_len, seg = gro_size(&d->rx_msg[i].msg_hdr);
 
 		udp_addr_in(&d->rx_from[i]);
 		if (d->rx_msg[i].msg_hdr.msg_flags & MSG_TRUNC) {
 			drop(d, DEV_DROP_truncated);
 			continue;
 		}
-		r = wg_message_check(msg, len, &type);
-		if (r != WG_OK) {
-			d->core_drops[r]++;
+		if (!seg || seg >= len) {
+			rx_message(d, d->rx_buf[i], len, &d->rx_from[i]);
 			continue;
 		}
-		switch (type) {
-		case WG_MSG_INITIATION:
-			rx_initiation(d, msg, len, from);
-			break;
-		case WG_MSG_RESPONSE:
-			rx_response(d, msg, len, from);
-			break;
-		case WG_MSG_COOKIE_REPLY:
-			rx_cookie_reply(d, msg, len);
-			break;
-		case WG_MSG_DATA:
-			rx_data(d, msg, len, from);
-			break;
+		/* UDP GRO: datagrams of seg bytes back to back, the last maybe shorter. */
+		d->gro_reads++;
+		for (size_t off = 0; off < len; off += seg) {
+			d->gro_datagrams++;
+			rx_message(d, d->rx_buf[i] + off, len - off < seg ? len - off : seg,
+				   &d->rx_from[i]);
 		}
 	}
+	tun_gro_flush(d);
 	tx_flush(d);
 }
 
 /* ---- sockets ------------------------------------------------------------------- */
 
-static int tun_open(const char *name, unsigned int mtu)
+/* Newer than some distributions' if_tun.h (Linux 6.2). */
+#ifndef TUN_F_USO4
+#define TUN_F_USO4 0x20
+#define TUN_F_USO6 0x40
+#endif
+
+/*
+ * The offloads asked of the TUN: checksums, TSO (wireguard-go's set) and USO where the kernel
+ * has it. False if TUNSETOFFLOAD takes neither set.
+ */
+static bool tun_offloads(int fd)
 {
-	struct ifreq ifr = { .ifr_flags = IFF_TUN | IFF_NO_PI };
+	unsigned int tso = TUN_F_CSUM | TUN_F_TSO4 | TUN_F_TSO6;
+	int hdr = (int)TUN_VNET_LEN;
+
+	if (ioctl(fd, TUNSETVNETHDRSZ, &hdr) < 0)
+		return false;
+	return ioctl(fd, TUNSETOFFLOAD, tso | TUN_F_USO4 | TUN_F_USO6) == 0 ||
+	       ioctl(fd, TUNSETOFFLOAD, tso) == 0;
+}
+
+/*
+ * The TUN, with a vnet header and offloads if offload (and the kernel takes them: *on), a
+ * plain one otherwise; the fd or -errno.
+ */
+static int tun_open(const char *name, unsigned int mtu, bool offload, bool *on)
+{
+	struct ifreq ifr = { .ifr_flags = IFF_TUN | IFF_NO_PI | (offload ? IFF_VNET_HDR : 0) };
 	int fd, s, err;
 
+	*on = false;
 	fd = open("/dev/net/tun", O_RDWR | O_CLOEXEC | O_NONBLOCK);
 	if (fd < 0)
 		return -errno;
 	snprintf(ifr.ifr_name, sizeof(ifr.ifr_name), "%s", name);
 	if (ioctl(fd, TUNSETIFF, &ifr) < 0)
 		goto fail;
+	if (offload && !tun_offloads(fd)) {
+		/* A vnet header without offloads buys nothing: the plain TUN again. */
+		close(fd);
+		return tun_open(name, mtu, false, on);
+	}
+	*on = offload;
 	s = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
 	if (s < 0)
 		goto fail;
@@ -1088,11 +1317,11 @@ static void mtu_refresh(struct wg_device *d)
  * A UDP socket on port (0: the kernel picks) of family AF_INET6 (IPv4 and IPv6, V6ONLY off)
  * or AF_INET; the fd, or -errno.
  */
-static int udp_open_family(int family, uint16_t port, uint32_t fwmark, uint16_t *bound)
+static int udp_open_family(int family, uint16_t port, uint32_t fwmark, uint16_t *bound, bool *gro)
 {
 	union udp_addr a = { 0 };
 	socklen_t alen;
-	int fd, off = 0, bufsize = UDP_BUF_BYTES, err;
+	int fd, off = 0, on = 1, bufsize = UDP_BUF_BYTES, err;
 
 	if (family == AF_INET6) {
 		a.v6 = (struct sockaddr_in6){ .sin6_family = AF_INET6, .sin6_port = htons(port) };
@@ -1113,6 +1342,8 @@ static int udp_open_family(int family, uint16_t port, uint32_t fwmark, uint16_t 
 	    (fwmark && setsockopt(fd, SOL_SOCKET, SO_MARK, &fwmark, sizeof(fwmark))) ||
 	    bind(fd, (struct sockaddr *)&a, alen) || getsockname(fd, (struct sockaddr *)&a, &alen))
 		goto fail;
+	/* Several datagrams of one size a read where the kernel has UDP GRO (4.18). */
+	*gro = setsockopt(fd, SOL_UDP, UDP_GRO, &on, sizeof(on)) == 0;
 	/* Both families keep the port at the same place. */
 	*bound = ntohs(family == AF_INET6 ? a.v6.sin6_port : a.v4.sin_port);
 	return fd;
@@ -1126,21 +1357,22 @@ fail:
  * The dual-stack socket, or, on a host without IPv6 (ipv6.disable=1, a kernel built without
  * it: EAFNOSUPPORT), an IPv4 one, as wireguard-go does. *family says which.
  */
-static int udp_open(uint16_t port, uint32_t fwmark, uint16_t *bound, int *family)
+static int udp_open(uint16_t port, uint32_t fwmark, uint16_t *bound, int *family, bool *gro)
 {
-	int fd = udp_open_family(AF_INET6, port, fwmark, bound);
+	int fd = udp_open_family(AF_INET6, port, fwmark, bound, gro);
 
 	*family = AF_INET6;
 	if (fd != -EAFNOSUPPORT)
 		return fd;
 	*family = AF_INET;
-	return udp_open_family(AF_INET, port, fwmark, bound);
+	return udp_open_family(AF_INET, port, fwmark, bound, gro);
 }
 
 static int udp_rebind(struct wg_device *d, uint16_t port, uint32_t fwmark)
 {
 	uint16_t bound = 0;
-	int family, fd = udp_open(port, fwmark, &bound, &family);
+	bool gro = false;
+	int family, fd = udp_open(port, fwmark, &bound, &family, &gro);
 
 	if (fd < 0)
 		return fd;
@@ -1148,6 +1380,9 @@ static int udp_rebind(struct wg_device *d, uint16_t port, uint32_t fwmark)
 		pxp_info("%s: no IPv6 on this host (EAFNOSUPPORT): the UDP socket is IPv4 only",
 			 d->s->ifname);
 	d->udp_family = family;
+	d->udp_gro = gro;
+	/* UDP GSO (4.18) is tried on the first run of equal datagrams; EIO turns it off. */
+	d->udp_gso = true;
 	if (d->udp_fd >= 0) {
 		ev_loop_del(&d->loop, d->udp_fd);
 		close(d->udp_fd);
@@ -1158,7 +1393,7 @@ static int udp_rebind(struct wg_device *d, uint16_t port, uint32_t fwmark)
 	return ev_loop_add(&d->loop, fd, EPOLLIN, &d->udp_h);
 }
 
-/* ---- UAPI ---------------------------------------------------------------------- */
+/* ---- UAPI: get=1's answer, set=1's change (uapi_server.c serves the socket) ------ */
 
 struct aip_list {
 	struct aip_prefix *v;
@@ -1375,223 +1610,17 @@ static int apply_set(struct wg_device *d, const struct uapi_set *cfg)
 	return 0;
 }
 
-static void client_close(struct uapi_client *c)
+static int uapi_get_op(void *ctx, char **out, size_t *out_len)
 {
-	struct wg_device *d = c->dev;
-
-	for (struct uapi_client **pp = &d->clients; *pp; pp = &(*pp)->next)
-		if (*pp == c) {
-			*pp = c->next;
-			break;
-		}
-	ev_loop_del(&d->loop, c->fd);
-	close(c->fd);
-	if (c->buf)
-		explicit_bzero(c->buf, c->cap);
-	free(c->buf);
-	free(c);
+	return uapi_get(ctx, out, out_len);
 }
 
-static int write_all(int fd, const char *s, size_t len)
+static int uapi_set_op(void *ctx, const struct uapi_set *cfg)
 {
-	while (len) {
-		ssize_t n = write(fd, s, len);
-
-		if (n < 0) {
-			if (errno == EINTR)
-				continue;
-			return -errno;
-		}
-		s += n;
-		len -= (size_t)n;
-	}
-	return 0;
+	return apply_set(ctx, cfg);
 }
 
-/* The end of a set=1's lines (just past the empty line), or 0 while it has not come. */
-static size_t set_end(const char *s, size_t len)
-{
-	size_t i = 0;
-
-	while (i < len) {
-		const char *nl = memchr(s + i, '\n', len - i);
-
-		if (!nl)
-			return 0;
-		if (nl == s + i)
-			return i + 1;
-		i = (size_t)(nl - s) + 1;
-	}
-	return 0;
-}
-
-/* Answers every whole request in c's buffer; false when the connection must close. */
-static bool client_serve(struct uapi_client *c)
-{
-	struct wg_device *d = c->dev;
-
-	while (c->len) {
-		char reply[32], err[256];
-		struct uapi_set cfg;
-		enum uapi_op op;
-		size_t end, used;
-		int n = uapi_parse_op(c->buf, c->len, &op), ret;
-
-		if (n == 0)
-			return true;
-		if (n == -EINVAL) {
-			n = uapi_format_errno(-EINVAL, reply, sizeof(reply));
-			write_all(c->fd, reply, (size_t)n);
-			return false;
-		}
-		if (n < 0)
-			return false;
-		if (op == UAPI_GET) {
-			char *out;
-			size_t out_len;
-
-			used = (size_t)n;
-			ret = uapi_get(d, &out, &out_len);
-			if (ret) {
-				n = uapi_format_errno(ret, reply, sizeof(reply));
-				write_all(c->fd, reply, (size_t)n);
-				return false;
-			}
-			ret = write_all(c->fd, out, out_len);
-			explicit_bzero(out, out_len);
-			free(out);
-			if (ret)
-				return false;
-		} else {
-			end = set_end(c->buf + n, c->len - (size_t)n);
-			if (!end)
-				return true;
-			used = (size_t)n + end;
-			ret = uapi_parse_set(&cfg, c->buf + n, end, err, sizeof(err));
-			if (ret == 0) {
-				ret = apply_set(d, &cfg);
-				uapi_set_free(&cfg);
-				if (ret)
-					pxp_warn("%s: set=1: %s", d->s->ifname, strerror(-ret));
-			} else {
-				pxp_warn("%s: set=1: %s", d->s->ifname, err);
-			}
-			n = uapi_format_errno(ret, reply, sizeof(reply));
-			if (write_all(c->fd, reply, (size_t)n))
-				return false;
-		}
-		explicit_bzero(c->buf, used);
-		memmove(c->buf, c->buf + used, c->len - used);
-		c->len -= used;
-	}
-	return true;
-}
-
-static void client_ready(struct ev_handler *h, uint32_t events)
-{
-	struct uapi_client *c = container_of(h, struct uapi_client, h);
-	ssize_t n;
-
-	(void)events;
-	if (c->len == c->cap) {
-		size_t cap = c->cap ? 2 * c->cap : 4096;
-		char *b;
-
-		if (cap > UAPI_REQ_MAX) {
-			client_close(c);
-			return;
-		}
-		b = malloc(cap);
-		if (!b) {
-			client_close(c);
-			return;
-		}
-		if (c->buf) {
-			memcpy(b, c->buf, c->len);
-			explicit_bzero(c->buf, c->cap);
-			free(c->buf);
-		}
-		c->buf = b;
-		c->cap = cap;
-	}
-	n = read(c->fd, c->buf + c->len, c->cap - c->len);
-	if (n <= 0) {
-		if (n < 0 && (errno == EAGAIN || errno == EINTR))
-			return;
-		client_close(c);
-		return;
-	}
-	c->len += (size_t)n;
-	if (!client_serve(c))
-		client_close(c);
-}
-
-static void uapi_accept(struct ev_handler *h, uint32_t events)
-{
-	struct wg_device *d = container_of(h, struct wg_device, uapi_h);
-	struct timeval tv = { .tv_sec = 2 };
-	struct uapi_client *c;
-	int fd;
-
-	(void)events;
-	fd = accept4(d->uapi_fd, NULL, NULL, SOCK_CLOEXEC);
-	if (fd < 0)
-		return;
-	/* Answers are written whole: a client that stops reading is given up on. */
-	setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof(tv));
-	c = calloc(1, sizeof(*c));
-	if (!c || ev_loop_add(&d->loop, fd, EPOLLIN, &c->h)) {
-		free(c);
-		close(fd);
-		return;
-	}
-	c->h.ready = client_ready;
-	c->dev = d;
-	c->fd = fd;
-	c->next = d->clients;
-	d->clients = c;
-}
-
-/* Another process answering on path? */
-static bool socket_alive(const char *path)
-{
-	struct sockaddr_un a = { .sun_family = AF_UNIX };
-	int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
-	bool alive;
-
-	if (fd < 0)
-		return false;
-	snprintf(a.sun_path, sizeof(a.sun_path), "%s", path);
-	alive = connect(fd, (struct sockaddr *)&a, sizeof(a)) == 0;
-	close(fd);
-	return alive;
-}
-
-static int uapi_listen(struct wg_device *d)
-{
-	struct sockaddr_un a = { .sun_family = AF_UNIX };
-	mode_t old;
-	int fd, err;
-
-	if (mkdir(WG_UAPI_DIR, 0700) && errno != EEXIST)
-		return -errno;
-	chmod(WG_UAPI_DIR, 0700);
-	fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
-	if (fd < 0)
-		return -errno;
-	snprintf(a.sun_path, sizeof(a.sun_path), "%s", d->sock_path);
-	unlink(d->sock_path); /* a dead instance's; a live one was refused before */
-	old = umask(0077);
-	err = bind(fd, (struct sockaddr *)&a, sizeof(a));
-	umask(old);
-	if (err || listen(fd, 16)) {
-		err = -errno;
-		close(fd);
-		return err;
-	}
-	d->uapi_fd = fd;
-	return ev_loop_add(&d->loop, fd, EPOLLIN, &d->uapi_h);
-}
+static const struct uapi_server_ops uapi_ops = { .get = uapi_get_op, .set = uapi_set_op };
 
 /* ---- the loop ------------------------------------------------------------------ */
 
@@ -1708,6 +1737,19 @@ static void write_status(struct wg_device *d, FILE *out, bool json)
 	status_u64(&w, "fwmark", d->fwmark);
 	status_str(&w, "socket", d->udp_family == AF_INET ? "ipv4" : "dual-stack");
 	status_u64(&w, "mtu", d->mtu);
+	status_str(&w, "tun_offload", d->tun_offload ? "on" : "off");
+	status_str(&w, "udp_gso", d->udp_gso ? "on" : "off");
+	status_str(&w, "udp_gro", d->udp_gro ? "on" : "off");
+	/* TSO superpackets read and their segments; superpackets written and the segments
+	 * joined into them; UDP GSO sends and GRO reads and their datagrams. */
+	status_u64(&w, "tun_superpackets_read", d->tun_superpackets);
+	status_u64(&w, "tun_segments_read", d->tun_segments);
+	status_u64(&w, "tun_superpackets_written", d->gro.superpackets);
+	status_u64(&w, "tun_segments_written", d->gro.coalesced);
+	status_u64(&w, "udp_gso_sends", d->gso_sends);
+	status_u64(&w, "udp_gso_datagrams", d->gso_datagrams);
+	status_u64(&w, "udp_gro_reads", d->gro_reads);
+	status_u64(&w, "udp_gro_datagrams", d->gro_datagrams);
 	status_array_begin(&w, "peers");
 	for (struct peer *p = d->peers; p; p = p->next) {
 		struct uapi_endpoint e;
@@ -1805,14 +1847,13 @@ static int device_open(struct wg_device *d, const struct wg_device_settings *s)
 	memset(d, 0, sizeof(*d));
 	d->s = s;
 	d->mtu = s->mtu;
-	d->tun_fd = d->udp_fd = d->uapi_fd = d->ctl_fd = -1;
+	d->tun_fd = d->udp_fd = d->uapi.fd = d->ctl_fd = -1;
 	d->tun_h.ready = tun_ready;
 	d->udp_h.ready = udp_ready;
-	d->uapi_h.ready = uapi_accept;
 	allowed_ips_init(&d->aips);
 	snprintf(d->sock_path, sizeof(d->sock_path), "%s/%s.sock", WG_UAPI_DIR, s->ifname);
 	snprintf(d->stats_path, sizeof(d->stats_path), "%s/%s.wg", pxp_run_dir(), s->ifname);
-	if (socket_alive(d->sock_path)) {
+	if (uapi_server_alive(d->sock_path)) {
 		pxp_err("%s: another WireGuard instance answers on %s", s->ifname, d->sock_path);
 		return -EEXIST;
 	}
@@ -1831,7 +1872,7 @@ static int device_open(struct wg_device *d, const struct wg_device_settings *s)
 	d->ctl_fd = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
 	if (d->ctl_fd < 0)
 		return -errno;
-	d->tun_fd = tun_open(s->ifname, s->mtu);
+	d->tun_fd = tun_open(s->ifname, s->mtu, !s->no_tun_offload, &d->tun_offload);
 	if (d->tun_fd < 0) {
 		err = d->tun_fd;
 		pxp_err("%s: cannot create the TUN: %s%s", s->ifname, strerror(-err),
@@ -1847,7 +1888,7 @@ static int device_open(struct wg_device *d, const struct wg_device_settings *s)
 	}
 	err = pxp_run_dir_create();
 	if (!err)
-		err = uapi_listen(d);
+		err = uapi_server_open(&d->uapi, &d->loop, d->sock_path, s->ifname, &uapi_ops, d);
 	if (err) {
 		pxp_err("%s: UAPI socket %s: %s", s->ifname, d->sock_path, strerror(-err));
 		return err;
@@ -1866,8 +1907,7 @@ static void device_close(struct wg_device *d)
 {
 	if (d->has_ctl)
 		control_server_close(&d->ctl);
-	while (d->clients)
-		client_close(d->clients);
+	uapi_server_close(&d->uapi);
 	while (d->peers)
 		peer_remove(d, d->peers);
 	allowed_ips_free(&d->aips);
@@ -1876,10 +1916,6 @@ static void device_close(struct wg_device *d)
 		wg_noise_local_free(&d->local);
 	explicit_bzero(d->private_key, sizeof(d->private_key));
 	explicit_bzero(&d->checker, sizeof(d->checker));
-	if (d->uapi_fd >= 0) {
-		close(d->uapi_fd);
-		unlink(d->sock_path);
-	}
 	unlink(d->stats_path);
 	if (d->udp_fd >= 0)
 		close(d->udp_fd);

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * `pppoe-xp wg IFNAME`: a WireGuard interface as wireguard-go makes one. The I/O shell
- * around wg-bridge's pure core: a TUN netdev (IFF_TUN | IFF_NO_PI), one dual-stack UDP
- * socket (recvmmsg/sendmmsg batches), the cross-platform UAPI socket
+ * around wg-bridge's pure core: a TUN netdev (IFF_TUN | IFF_NO_PI | IFF_VNET_HDR, with TSO
+ * and USO offloads where the kernel takes them: tun_offload.h), one dual-stack UDP socket
+ * (recvmmsg with UDP GRO, sendmmsg batches), the cross-platform UAPI socket
  * /var/run/wireguard/IFNAME.sock that wg(8) drives, and the event loop that joins them
  * with the core's timers. Ends when the TUN is deleted or on SIGINT/SIGTERM.
  *
@@ -15,6 +16,7 @@
 #include <stdbool.h>
 
 #include "log.h"
+#include "tun_offload.h"
 
 /* wireguard-go's and wg-quick's default MTU: 1500 minus the IPv6 and WireGuard overhead. */
 #define WG_DEVICE_DEFAULT_MTU 1420
@@ -41,13 +43,15 @@
 	X(flood, "initiation within 20 ms of its peer's last")                             \
 	X(truncated, "UDP datagram larger than the receive buffer")                        \
 	X(no_ipv6, "an IPv6 endpoint, and this host has no IPv6 (an IPv4-only socket)")    \
-	X(send, "the UDP socket or the TUN refused the packet")
+	X(send, "the UDP socket or the TUN refused the packet")                            \
+	TUN_OFFLOAD_DROPS(X)
 
 struct wg_device_settings {
 	char ifname[IF_NAMESIZE];
 	unsigned int mtu;
 	const char *state_dir; /* the handshake stamps' files (wg_stamp.h) */
 	bool foreground;
+	bool no_tun_offload; /* --no-tun-offload: a plain TUN even where offloads work */
 	enum pxp_log_level log_level;
 };
 
