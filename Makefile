@@ -327,13 +327,14 @@ uninstall:
 # against (test binaries only); wireguard-go and wireguard-tools are its interop peer and,
 # with openvpn and openssl (its run-time PKI), the benchmark's VPN rows; musl-dev's libc.a is
 # what tests/dist/test_musl_symbols.sh looks the daemon's calls up in; valgrind runs
-# session/valgrind (uninitialised reads ASan and UBSan cannot see).
+# session/valgrind (uninitialised reads ASan and UBSan cannot see); tshark's WireGuard
+# dissector checks our messages (wg_device/tshark_formats).
 DEB_PACKAGES := make gcc clang llvm libbpf-dev libxdp-dev bpftool libelf-dev zlib1g-dev \
 	pkg-config nettle-dev libssl-dev libnl-3-dev libnl-route-3-dev libclang-rt-14-dev \
 	clang-format iproute2 iputils-ping iperf3 ethtool tcpdump nftables python3 procps socat \
 	qemu-system-x86 cpio lz4 binutils ppp pppoe gnuplot-nox dhcpcd-base musl-dev \
 	libb2-dev libsodium-dev wireguard-go wireguard-tools jq shellcheck openvpn openssl \
-	valgrind \
+	valgrind tshark \
 	$(EXTRA_DEB_PACKAGES)
 
 # apt_install: the packages of $(1) not installed yet, installed.

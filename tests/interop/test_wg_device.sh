@@ -8,7 +8,7 @@
 #   wgu<pid> 10.222.0.1 (pppoe-xp wg, UDP 51820)   wgg<pid> 10.222.0.2 (wireguard-go, 51820)
 #
 # Both driven by the stock wg(8) over their UAPI sockets. Handshakes started from each side,
-# ping and iperf3 both ways, a preshared key, the tunnel over IPv6 (fd00:221::1/::2), roaming, persistent keepalive on the wire,
+# ping and iperf3 both ways, our messages as tshark's WireGuard dissector reads them, a preshared key, the tunnel over IPv6 (fd00:221::1/::2), roaming, persistent keepalive on the wire,
 # `wg show dump` and `wg showconf` of the same configuration compared with wireguard-go's,
 # wg-quick up/down with WG_QUICK_USERSPACE_IMPLEMENTATION=build/pppoe-xp-wg, and hostile
 # input (garbage, replays, a handshake flood that puts us under load) counted in our drops
@@ -36,7 +36,7 @@ RUN_DIR=${PPPOE_XP_RUN_DIR:-/run/pppoe-xp}
 # Our devices keep their handshake stamps here, not in the host's STATE_DIR.
 export PPPOE_XP_STATE_DIR=$PXP_TMP/state-default
 
-missing=$(require_cmds ip ping wg wg-quick wireguard-go iperf3 tcpdump python3) || {
+missing=$(require_cmds ip ping wg wg-quick wireguard-go iperf3 tcpdump tshark python3) || {
 	skip_test wg_device "missing commands:$missing (make deps installs them)"
 	exit 0
 }
@@ -229,6 +229,43 @@ test_persistent_keepalive() {
 	[ "$n" -ge 3 ] || fail "$n keepalives seen in 15 s with persistent-keepalive 1"
 	[ "$(us wg show "$WG_US" persistent-keepalive | awk '{ print $2 }')" = off ] ||
 		fail "persistent-keepalive 0 not shown as off"
+}
+
+# tshark's WireGuard dissector, a parser that is not ours, over a capture of a fresh
+# handshake we start and the data after it. Given the two static private keys it must
+# decrypt our initiation (so our Noise IK, MAC1 and TAI64N timestamp are what Wireshark
+# expects: it names the receiver by MAC1 and finds our public key inside), pair the
+# response with it, and dissect data messages and a keepalive, with nothing malformed.
+test_tshark_formats() {
+	local pcap=$PXP_TMP/wg.pcap keylog=$PXP_TMP/wg.keylog out types
+	capture_start "$NS_GO" "$PXP_TMP/wg.pcap.txt" -U -w "$pcap" -i go0 \
+		"udp and port 51820" || return
+	peers_fresh && ping_ok "$NS_US" 10.222.0.2 && ping_ok "$NS_GO" 10.222.0.1 &&
+		us wg set "$WG_US" peer "$(cat "$KEYS/go.pub")" persistent-keepalive 1 &&
+		sleep 1.5 &&
+		us wg set "$WG_US" peer "$(cat "$KEYS/go.pub")" persistent-keepalive 0 || return
+	kill -INT "$CAPTURE_PID" 2>/dev/null
+	wait "$CAPTURE_PID" 2>/dev/null
+	printf 'LOCAL_STATIC_PRIVATE_KEY = %s\nLOCAL_STATIC_PRIVATE_KEY = %s\n' \
+		"$(cat "$KEYS/us.key")" "$(cat "$KEYS/go.key")" >"$keylog"
+	out=$(tshark -n -r "$pcap" -o "wg.keylog_file:$keylog" -d udp.port==51820,wg \
+		-T fields -E "separator=|" -e wg.type -e wg.static \
+		-e wg.receiver_pubkey -e wg.response_to -e wg.keepalive -e _ws.malformed \
+		2>"$PXP_TMP/tshark.err") ||
+		fail "tshark: $(head -c 300 "$PXP_TMP/tshark.err")" || return
+	types=$(echo "$out" | cut -d'|' -f1 | sort -u | tr '\n' ' ')
+	[ "$types" = "1 2 4 " ] || fail "message types dissected: '$types' (want 1 2 4)" || return
+	echo "$out" | grep -qF "1|$(cat "$KEYS/us.pub")|$(cat "$KEYS/go.pub")|" ||
+		fail "no initiation of ours decrypted (type|static|receiver): $(echo "$out" | grep '^1|' | head -n 3 | tr '\n' ' ')" ||
+		return
+	echo "$out" | grep -Eq '^2\|[^|]*\|[^|]*\|[0-9]+\|' ||
+		fail "no response paired with an initiation: $(echo "$out" | grep '^2|' | head -n 3 | tr '\n' ' ')" ||
+		return
+	echo "$out" | grep -Eq '^4(\|[^|]*){3}\|1\|' ||
+		fail "no keepalive dissected: $(echo "$out" | grep '^4|' | head -n 3 | tr '\n' ' ')" ||
+		return
+	! echo "$out" | grep -Eq '\|[^|]+$' ||
+		fail "malformed messages: $(echo "$out" | grep -E '\|[^|]+$' | head -n 3 | tr '\n' ' ')"
 }
 
 drops() { # REASON: our counter of it
@@ -578,6 +615,7 @@ case_ wg_device/psk test_psk
 case_ wg_device/iperf_both_ways test_iperf_both_ways
 case_ wg_device/dump_matches_go test_dump_matches_go
 case_ wg_device/persistent_keepalive test_persistent_keepalive
+case_ wg_device/tshark_formats test_tshark_formats
 case_ wg_device/ipv6_endpoint test_ipv6_endpoint
 case_ wg_device/ipv4_only test_ipv4_only
 case_ wg_device/roaming test_roaming
