@@ -198,6 +198,26 @@ test_report_round_spread() {
 		fail "summary row: $(grep -m1 '^| TCP download, 1 stream' "$PXP_TMP/spread.md")"
 }
 
+# The guest's done-when line (pppoe-xp wg at least kernel WireGuard) with each round's ratio,
+# on two made-up rounds: ours at 90% then 50% of the kernel's.
+test_report_guest_wg() {
+	local rows=$PXP_TMP/guest-wg.jsonl
+	python3 - "$rows" <<-'EOF'
+		import json, sys
+		with open(sys.argv[1], "w") as f:
+		    for rnd, kernel, ours in ((1, 100e6, 90e6), (2, 100e6, 50e6)):
+		        for case, bps in (("kernel-wg", kernel), ("pppoe-xp-wg", ours)):
+		            f.write(json.dumps({"env": "guest", "case": case, "test": "tcp",
+		                                "direction": "download", "streams": 1, "round": rnd,
+		                                "status": "ok", "bits_per_second": bps}) + "\n")
+	EOF
+	python3 "$PXP_ROOT/bench/report.py" "$rows" "$PXP_TMP/guest-wg.md" "$PXP_TMP/guest-wg.png" \
+		>/dev/null 2>&1 || fail "bench/report.py failed on the guest's wg rows" || return 1
+	grep -q '^- guest: pppoe-xp-wg / kernel-wg, one stream: download 0.70x (rounds 0.50-0.90x), upload -' \
+		"$PXP_TMP/guest-wg.md" ||
+		fail "guest wg line: $(grep -m1 '^- guest: pppoe-xp-wg /' "$PXP_TMP/guest-wg.md")"
+}
+
 # Everything the run created carries its prefix pxb<pid>- (its tunnels pxw<pid>-): none of it
 # may outlive it.
 test_cleanup() {
@@ -229,6 +249,7 @@ if [ -s "$OUT/results.jsonl" ]; then
 	want wg && run_test bench_smoke/vpn_stock_measured test_vpn_stock_measured
 	run_test bench_smoke/report test_report
 	run_test bench_smoke/report_round_spread test_report_round_spread
+	run_test bench_smoke/report_guest_wg test_report_guest_wg
 	run_test bench_smoke/cleanup test_cleanup
 fi
 [ "$PXP_FAILED" -eq 0 ] || { echo "---- bench/run output ----"; cat "$BENCH_LOG"; } >&2
