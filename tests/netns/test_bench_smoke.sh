@@ -180,39 +180,33 @@ test_report() {
 		fail "chart.png is not a PNG"
 }
 
-# The summary's per-round spread, on two made-up rounds: xdp at 90% then 50% of the ceiling.
-test_report_round_spread() {
-	local rows=$PXP_TMP/spread.jsonl
-	python3 - "$rows" <<-'EOF'
+# made_up_rounds NAME ENV BASE CASE: PXP_TMP/NAME.md, report.py's report of two made-up rounds
+# of one-stream TCP download in ENV, CASE at 90% then 50% of BASE.
+made_up_rounds() {
+	python3 - "$PXP_TMP/$1.jsonl" "$2" "$3" "$4" <<-'EOF'
 		import json, sys
-		with open(sys.argv[1], "w") as f:
-		    for rnd, ceiling, xdp in ((1, 1000e6, 900e6), (2, 1000e6, 500e6)):
-		        for case, bps in (("ceiling", ceiling), ("pppoe-xp-xdp", xdp)):
-		            f.write(json.dumps({"env": "host", "case": case, "test": "tcp",
+		path, env, base, case = sys.argv[1:]
+		with open(path, "w") as f:
+		    for rnd, b, c in ((1, 1000e6, 900e6), (2, 1000e6, 500e6)):
+		        for name, bps in ((base, b), (case, c)):
+		            f.write(json.dumps({"env": env, "case": name, "test": "tcp",
 		                                "direction": "download", "streams": 1, "round": rnd,
 		                                "status": "ok", "bits_per_second": bps}) + "\n")
 	EOF
-	python3 "$PXP_ROOT/bench/report.py" "$rows" "$PXP_TMP/spread.md" "$PXP_TMP/spread.png" \
-		>/dev/null 2>&1 || fail "bench/report.py failed on two rounds" || return 1
+	python3 "$PXP_ROOT/bench/report.py" "$PXP_TMP/$1.jsonl" "$PXP_TMP/$1.md" "$PXP_TMP/$1.png" \
+		>/dev/null 2>&1 || fail "bench/report.py failed on two made-up rounds ($1)"
+}
+
+# The summary's per-round spread.
+test_report_round_spread() {
+	made_up_rounds spread host ceiling pppoe-xp-xdp || return 1
 	grep -q '^| TCP download, 1 stream | 70% (xdp; rounds 50%-90%) |' "$PXP_TMP/spread.md" ||
 		fail "summary row: $(grep -m1 '^| TCP download, 1 stream' "$PXP_TMP/spread.md")"
 }
 
-# The guest's done-when line (pppoe-xp wg at least kernel WireGuard) with each round's ratio,
-# on two made-up rounds: ours at 90% then 50% of the kernel's.
+# The guest's done-when line (pppoe-xp wg at least kernel WireGuard) with each round's ratio.
 test_report_guest_wg() {
-	local rows=$PXP_TMP/guest-wg.jsonl
-	python3 - "$rows" <<-'EOF'
-		import json, sys
-		with open(sys.argv[1], "w") as f:
-		    for rnd, kernel, ours in ((1, 100e6, 90e6), (2, 100e6, 50e6)):
-		        for case, bps in (("kernel-wg", kernel), ("pppoe-xp-wg", ours)):
-		            f.write(json.dumps({"env": "guest", "case": case, "test": "tcp",
-		                                "direction": "download", "streams": 1, "round": rnd,
-		                                "status": "ok", "bits_per_second": bps}) + "\n")
-	EOF
-	python3 "$PXP_ROOT/bench/report.py" "$rows" "$PXP_TMP/guest-wg.md" "$PXP_TMP/guest-wg.png" \
-		>/dev/null 2>&1 || fail "bench/report.py failed on the guest's wg rows" || return 1
+	made_up_rounds guest-wg guest kernel-wg pppoe-xp-wg || return 1
 	grep -q '^- guest: pppoe-xp-wg / kernel-wg, one stream: download 0.70x (rounds 0.50-0.90x), upload -' \
 		"$PXP_TMP/guest-wg.md" ||
 		fail "guest wg line: $(grep -m1 '^- guest: pppoe-xp-wg /' "$PXP_TMP/guest-wg.md")"
