@@ -155,6 +155,8 @@ def cell_text(cell, base=None, lower=False):
 
 
 GUEST_X_CASES = ("pppoe-xp", "pppoe-xp-netkit", "mixed", "mixed-netkit")
+# The guest's WireGuard cases: the VPN summary's.
+GUEST_WG_CASES = ("kernel-wg", "pppoe-xp-wg", "kernel-wg-over-kernel-pppoe", "pppoe-xp-wg-over-pxp")
 
 
 def env_table(out, rows, env, cases):
@@ -244,12 +246,13 @@ def headline(out, rows):
 def vpn_summary(out, rows):
     """The VPN rows' ratios (issue 15): wg-bridge against wireguard-go over plain Ethernet and
     inside the PPPoE session, each tunnel's share of no tunnel, WireGuard against each
-    OpenVPN configuration beside the published kernel WireGuard / OpenVPN UDP, and the
-    guest's kernel WireGuard against its ceiling."""
+    OpenVPN configuration beside the published kernel WireGuard / OpenVPN UDP, the guest's
+    kernel WireGuard against its ceiling and pppoe-xp wg against kernel WireGuard there."""
     wk, wc = grid(rows, "wg")
     gk, gc = grid(rows, "guest")
     keys = [k for k in wk if k[0] == "tcp"] + [k for k in gk if k[0] == "tcp" and k not in wk]
-    if not keys or not any(r.get("env") == "wg" or r.get("case", "").startswith("kernel-wg")
+    if not keys or not any(r.get("env") == "wg" or
+                           (r.get("env") == "guest" and r.get("case") in GUEST_WG_CASES)
                            for r in rows):
         return
 
@@ -267,18 +270,22 @@ def vpn_summary(out, rows):
     out.append("| TCP | pppoe-xp-wg / wireguard-go | pppoe-xp-wg-over-pxp / wireguard-go-over-pxp |"
                " wireguard-go / none | pppoe-xp-wg / none | wireguard-go-over-pxp / none-over-pxp |"
                " pppoe-xp-wg-over-pxp / none-over-pxp | guest: kernel-wg / ceiling |"
-               " guest: kernel-wg-over-kernel-pppoe / kernel-pppoe |")
-    out.append("|---" * 9 + "|")
+               " guest: kernel-wg-over-kernel-pppoe / kernel-pppoe |"
+               " guest: pppoe-xp-wg / kernel-wg |"
+               " guest: pppoe-xp-wg-over-pxp / kernel-wg-over-kernel-pppoe |")
+    out.append("|---" * 11 + "|")
     for k in keys:
         w, g = wc.get(k, {}), gc.get(k, {})
-        out.append("| %s | %s | %s | %s | %s | %s | %s | %s | %s |" % (
+        out.append("| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |" % (
             label(k), x(w, "pppoe-xp-wg", "wireguard-go"),
             x(w, "pppoe-xp-wg-over-pxp", "wireguard-go-over-pxp"),
             share(w, "wireguard-go", "none"), share(w, "pppoe-xp-wg", "none"),
             share(w, "wireguard-go-over-pxp", "none-over-pxp"),
             share(w, "pppoe-xp-wg-over-pxp", "none-over-pxp"),
             share(g, "kernel-wg", "ceiling"),
-            share(g, "kernel-wg-over-kernel-pppoe", "kernel-pppoe")))
+            share(g, "kernel-wg-over-kernel-pppoe", "kernel-pppoe"),
+            x(g, "pppoe-xp-wg", "kernel-wg"),
+            x(g, "pppoe-xp-wg-over-pxp", "kernel-wg-over-kernel-pppoe")))
     out.append("")
     # Issue 15's "done when": wg-bridge at least 2x wireguard-go with one stream, inside the
     # session and over plain Ethernet; at most 32 MB RSS a process.
@@ -287,9 +294,22 @@ def vpn_summary(out, rows):
         got = ["%s %s" % (d, x(wc.get(("tcp", d, 1), {}), a, b)) for d in ("download", "upload")]
         out.append("- %s / %s, one stream, %s: %s (target: at least 2x both ways)." % (
             a, b, where, ", ".join(got)))
-    peaks = [(r.get("case"), max(r.get("router_rss_max_kb") or 0, r.get("isp_rss_max_kb") or 0))
-             for r in rows if r.get("env") == "wg" and r.get("test") == "memory"
-             and r.get("status") == "ok"]
+    # ... and in the guest at least kernel WireGuard's throughput (TCG: both emulated). Each
+    # round's ratio too: the two ran side by side, minutes apart at most.
+    for a, b in (("pppoe-xp-wg", "kernel-wg"),
+                 ("pppoe-xp-wg-over-pxp", "kernel-wg-over-kernel-pppoe")):
+        got = []
+        for d in ("download", "upload"):
+            g = gc.get(("tcp", d, 1), {})
+            rr = round_ratios(g.get(a), g.get(b))
+            got.append("%s %s%s" % (d, x(g, a, b), " (rounds %.2f-%.2fx)" % (rr[0], rr[-1])
+                                               if len(rr) > 1 else ""))
+        out.append("- guest: %s / %s, one stream: %s (target: at least 1x both ways)." % (
+            a, b, ", ".join(got)))
+    peaks = [(("guest/" if r.get("env") == "guest" else "") + r.get("case", ""),
+              max(r.get("router_rss_max_kb") or 0, r.get("isp_rss_max_kb") or 0))
+             for r in rows if r.get("test") == "memory" and r.get("status") == "ok" and
+             (r.get("env") == "wg" or r.get("case") in GUEST_WG_CASES)]
     if peaks:
         out.append("- Largest tunnel process (kB): %s (target for pppoe-xp wg: at most 32768)." %
                    ", ".join("%s %d" % p for p in peaks))

@@ -23,8 +23,12 @@
 #   mixed-netkit  the same with the client as in pppoe-xp-netkit: our netkit client end
 #                 alone against the kernel's AC; 6.12 only
 #   kernel-wg     kernel WireGuard between router and isp over the plain WAN (bench/lib/wg.sh
-#                 wg_kernel_script), the router's traffic into it: against the ceiling
-#   kernel-wg-over-kernel-pppoe  the same inside kernel-pppoe's session (over ppp0)
+#                 wg_guest_script), the router's traffic into it: against the ceiling
+#   pppoe-xp-wg   the same with `pppoe-xp wg` (build/ over 9p) at both ends, configured by the
+#                 same wg(8) lines: against kernel-wg
+#   kernel-wg-over-kernel-pppoe  kernel-wg inside kernel-pppoe's session (over ppp0)
+#   pppoe-xp-wg-over-pxp  pppoe-xp-wg inside a pppoe-xp session (pppoe-xp's, over pxp0): the
+#                 whole stack ours against kernel-wg-over-kernel-pppoe
 # The guest machinery and role commands are tests/interop/lib.sh and tests/interop/guest/.
 # Under TCG only ratios inside the guest mean anything.
 
@@ -214,26 +218,50 @@ guest_kernel_pppoe() {
 	}
 }
 
-# guest_kernel_wg KEY ENDPOINT WAN: kernel WireGuard over the router's WAN netdev WAN (its
-# MTU less WireGuard's overhead), NAT out of wg0.
-guest_kernel_wg() {
-	local key=$1 ep=$2 wan=$3 p=${CASE_PREFIX[$1]} mtu
+# guest_wg KEY ENDPOINT WAN kernel|pppoe-xp: WireGuard (the kernel's or ours, bench/lib/wg.sh
+# wg_guest_script) over the router's WAN netdev WAN (its MTU less WireGuard's overhead), NAT
+# out of the router's tunnel netdev; then ready.
+guest_wg() {
+	local key=$1 ep=$2 wan=$3 impl=$4 p=${CASE_PREFIX[$1]} mtu ifname
 	x_guest 10 "command -v wg" >/dev/null || {
 		case_unavailable "$key" "the guest image has no wg (wireguard-tools)"
 		return 1
 	}
+	if [ "$impl" = pppoe-xp ]; then
+		x_guest 10 "/host/pppoe-xp wg --help" >/dev/null 2>&1 || {
+			case_unavailable "$key" "build/pppoe-xp (with its wg command) is not there (or /host is not shared)"
+			return 1
+		}
+	fi
 	mtu=$(x_sh "$key" router 10 "cat /sys/class/net/$wan/mtu" 2>/dev/null)
-	x_guest 60 "$(wg_kernel_script "$p" "$ep" $((${mtu:-1500} - WG_OVERHEAD)))" \
+	x_guest 60 "$(wg_guest_script "$key" "$ep" $((${mtu:-1500} - WG_OVERHEAD)) "$impl")" \
 		>"$PXP_TMP/${p}wg.log" 2>&1 || {
-		case_unavailable "$key" "kernel WireGuard failed: $(last_line "$PXP_TMP/${p}wg.log")"
+		case_unavailable "$key" "$impl WireGuard failed: $(last_line "$PXP_TMP/${p}wg.log")"
 		return 1
 	}
-	x_guest 30 "$(guest_nat_script "$p" wg0)" >/dev/null
+	ifname=$(wg_guest_ifname "$key" router)
+	x_guest 30 "$(guest_nat_script "$p" "$ifname")" >/dev/null
+	guest_ready "$key" "$ifname"
+}
+
+# guest_pxp_session KEY DATA PATH OPTIONS...: a pppoe-xp server at isp, the client at router.
+guest_pxp_session() {
+	local key=$1 p=${CASE_PREFIX[$1]}
+	shift
+	x_guest 10 "test -x /host/pppoe-xp" || {
+		case_unavailable "$key" "build/pppoe-xp is not built (or /host is not shared)"
+		return 1
+	}
+	x_sh "$key" isp 30 "($(pxp_cmd "$key" isp server isp0 --local 100.64.1.1 \
+		--pool 100.64.1.0/30 --auth chap --secrets "/tmp/${p}chap-secrets" "$@" \
+		--foreground)) >/tmp/${p}server.log 2>&1 </dev/null &" >/dev/null
+	sleep 1
+	guest_pxp_client "$key" "$@"
 }
 
 guest_setup_case() {
 	local key=$1 c=${1#guest/} p=${CASE_PREFIX[$1]} mode=pppoe
-	case $c in ceiling | veth-hop | netkit-hop | kernel-wg) mode=plain ;; esac
+	case $c in ceiling | veth-hop | netkit-hop | kernel-wg | pppoe-xp-wg) mode=plain ;; esac
 	x_guest 60 "$(guest_topology_script "$p" "$mode")" >"$PXP_TMP/${p}topo.log" 2>&1 || {
 		case_unavailable "$key" "guest topology failed: $(last_line "$PXP_TMP/${p}topo.log")"
 		return
@@ -267,14 +295,15 @@ guest_setup_case() {
 		x_guest 30 "$(guest_nat_script "$p" nk0)" >/dev/null
 		guest_ready "$key" nk0
 		;;
-	kernel-wg)
-		guest_kernel_wg "$key" 100.64.0.2 wan0 || return
-		guest_ready "$key" wg0
-		;;
+	kernel-wg) guest_wg "$key" 100.64.0.2 wan0 kernel ;;
+	pppoe-xp-wg) guest_wg "$key" 100.64.0.2 wan0 pppoe-xp ;;
 	kernel-wg-over-kernel-pppoe)
 		guest_kernel_pppoe "$key" kernel || return
-		guest_kernel_wg "$key" 100.64.1.1 ppp0 || return
-		guest_ready "$key" wg0
+		guest_wg "$key" 100.64.1.1 ppp0 kernel
+		;;
+	pppoe-xp-wg-over-pxp)
+		guest_pxp_session "$key" --mode xdp || return
+		guest_wg "$key" 100.64.1.1 pxp0 pppoe-xp
 		;;
 	kernel-pppoe | kernel-pppoe-flowtable | rp-pppoe)
 		local pmode=kernel
@@ -295,17 +324,9 @@ guest_setup_case() {
 		echo "ok"
 		;;
 	pppoe-xp | pppoe-xp-netkit)
-		x_guest 10 "test -x /host/pppoe-xp" || {
-			case_unavailable "$key" "build/pppoe-xp is not built (or /host is not shared)"
-			return
-		}
-		local -a dp=() # --mode auto
+		local -a dp=() # --mode auto: what a user gets
 		[ "$c" = pppoe-xp-netkit ] && dp=("${GUEST_NETKIT_DP[@]}")
-		x_sh "$key" isp 30 "($(pxp_cmd "$key" isp server isp0 --local 100.64.1.1 \
-			--pool 100.64.1.0/30 --auth chap --secrets "/tmp/${p}chap-secrets" "${dp[@]}" \
-			--foreground)) >/tmp/${p}server.log 2>&1 </dev/null &" >/dev/null
-		sleep 1
-		guest_pxp_client "$key" "${dp[@]}" || return
+		guest_pxp_session "$key" "${dp[@]}" || return
 		x_guest 30 "$(guest_nat_script "$p" pxp0)" >/dev/null
 		guest_ready "$key" pxp0
 		;;

@@ -144,7 +144,8 @@ measure_memory() {
 	[ "$comm" = "$procs" ] || arg=${procs#*:}
 	for role in router isp; do
 		# Shell builtins only: in the guest every process start costs most of a second. A
-		# NAME:ARG process (host only) is told from NAME's others by its first argument.
+		# NAME:ARG process is told from NAME's others by its first argument (tr and sed: the
+		# one exception, for NAME's processes alone).
 		x_sh "$key" "$role" 60 "rss=0 maps=0 n=0 max=0 seen=' '
 			for pid in \$(ip netns pids ${CASE_PREFIX[$key]}$role); do
 				read -r comm </proc/\$pid/comm || continue

@@ -174,34 +174,50 @@ wg_router_routes() {
 		sh -c "$(wg_mss_script "${CASE_PREFIX[$key]}" "$ifname" "$mtu")"
 }
 
-# wg_kernel_script PREFIX ENDPOINT MTU: the sh script (POSIX, for the guest) that joins
-# PREFIX's router and isp with kernel WireGuard (wg0 at each) over the WAN whose isp end is
-# ENDPOINT, the router's default route into it. The keys are made where the script runs:
-# every namespace there shares /tmp, and no key crosses a command line.
-wg_kernel_script() {
-	local p=$1 ep=$2 mtu=$3
+# wg_guest_ifname KEY ROLE: the tunnel netdev of ROLE in a guest case, unique in the guest
+# (a userspace WireGuard's UAPI socket, /var/run/wireguard/IFNAME.sock, is not per namespace).
+wg_guest_ifname() {
+	local p=${CASE_PREFIX[$1]}
+	echo "wg${p%-}${2:0:1}"
+}
+
+# wg_guest_script KEY ENDPOINT MTU kernel|pppoe-xp: the sh script (POSIX, for the guest) that
+# joins the case's router and isp with WireGuard over the WAN whose isp end is ENDPOINT, the
+# router's default route into it: the kernel's module, or `pppoe-xp wg` from /host (detached:
+# it returns once its netdev and UAPI socket are there). Both are then configured by the
+# same wg(8) lines. The keys are made where the script runs: every namespace there shares
+# /tmp, and no key crosses a command line.
+wg_guest_script() {
+	local key=$1 ep=$2 mtu=$3 impl=$4 p=${CASE_PREFIX[$1]} role ifname wr wi
+	wr=$(wg_guest_ifname "$key" router) wi=$(wg_guest_ifname "$key" isp)
+	echo "set -e"
+	[ "$impl" = kernel ] && echo "modprobe wireguard"
+	for role in router isp; do
+		ifname=$(wg_guest_ifname "$key" $role)
+		if [ "$impl" = kernel ]; then
+			echo "ip -n ${p}$role link add $ifname type wireguard"
+		else
+			echo "ip netns exec ${p}$role sh -c '$(pxp_cmd "$key" $role wg "$ifname")' </dev/null"
+		fi
+	done
 	cat <<-EOF
-		set -e
-		modprobe wireguard
 		d=/tmp/${p}wg
 		(umask 077; mkdir -p \$d
 		 for r in router isp; do wg genkey >\$d/\$r.key; wg pubkey <\$d/\$r.key >\$d/\$r.pub; done)
-		ip -n ${p}router link add wg0 type wireguard
-		ip -n ${p}isp link add wg0 type wireguard
-		ip netns exec ${p}isp wg set wg0 private-key \$d/isp.key listen-port $WG_PORT \
+		ip netns exec ${p}isp wg set $wi private-key \$d/isp.key listen-port $WG_PORT \
 			peer "\$(cat \$d/router.pub)" allowed-ips $WG_TUN_ROUTER/32
-		ip netns exec ${p}router wg set wg0 private-key \$d/router.key listen-port $WG_PORT \
+		ip netns exec ${p}router wg set $wr private-key \$d/router.key listen-port $WG_PORT \
 			peer "\$(cat \$d/isp.pub)" allowed-ips 0.0.0.0/0 endpoint $ep:$WG_PORT
 		ip -n ${p}isp -batch - <<-'IP'
-			addr add $WG_TUN_ISP/24 dev wg0
-			link set wg0 mtu $mtu up
+			addr add $WG_TUN_ISP/24 dev $wi
+			link set $wi mtu $mtu up
 		IP
 		ip -n ${p}router -batch - <<-'IP'
-			addr add $WG_TUN_ROUTER/24 dev wg0
-			link set wg0 mtu $mtu up
-			route replace default dev wg0
+			addr add $WG_TUN_ROUTER/24 dev $wr
+			link set $wr mtu $mtu up
+			route replace default dev $wr
 		IP
-		$(wg_mss_script "$p" wg0 "$mtu")
+		$(wg_mss_script "$p" "$wr" "$mtu")
 	EOF
 }
 

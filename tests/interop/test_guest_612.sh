@@ -15,7 +15,10 @@
 # tx tc); a pppoe-xp client with --netdev netkit (mode tc) against an AC in mode tc
 # with --rx xdp-pass (the benchmark's pppoe-xp-netkit AC; its --netdev auto picks netkit)
 # carries a ping and TCP both ways with 0x8864 framing on the wire, and after kill -9 `down`
-# deletes its netkit pxp0; kernel WireGuard in the guest and our `pppoe-xp wg` on the host
+# deletes its netkit pxp0; our `pppoe-xp wg` inside the guest (build/ over 9p, the guest's
+# TUN) against the guest's kernel WireGuard, as the benchmark's guest pppoe-xp-wg case runs
+# it: a handshake, a ping and TCP both ways, and its socket gone with its netdev; kernel
+# WireGuard in the guest and our `pppoe-xp wg` on the host
 # handshake (each side starting once) and carry pings and TCP both ways through the tap.
 # One boot for all of them: interop time is scarce.
 # Output: one PASS/FAIL/SKIP line per case; exit 1 if anything failed.
@@ -31,7 +34,8 @@ netns=pxkn$$
 tap=pxkt$$
 cases=(guest612_boot guest612_kernel guest612_kernel_pppoe guest612_wireguard guest612_netkit
 	guest612_netem guest612_flowtable guest612_pppoe_xp_session guest612_pppoe_xp_netkit
-	guest612_pppoe_xp_netkit_crash guest612_wg_kernel_from_us guest612_wg_kernel_from_guest)
+	guest612_pppoe_xp_netkit_crash guest612_wg_ours_in_guest guest612_wg_kernel_from_us
+	guest612_wg_kernel_from_guest)
 guest_suite "$name" "${cases[@]}"
 apt-cache show linux-image-6.12-amd64 >/dev/null 2>&1 ||
 	guest_suite_skip_all "apt knows no linux-image-6.12-amd64 (bookworm-security missing from the sources?)"
@@ -233,6 +237,66 @@ else
 	esac
 fi
 
+# Our `pppoe-xp wg` in pxkB (detached: it returns once its socket answers) against kernel
+# WireGuard in pxkA, over a veth of their own; we initiate (the kernel knows no endpoint).
+#   pxkA: wA 10.78.4.1, wgk612 10.78.5.1 (kernel, UDP 51820)
+#   pxkB: wB 10.78.4.2, wgx612 10.78.5.2 (pppoe-xp wg)
+if [ ! -x "$repo/build/pppoe-xp" ]; then
+	skip guest612_wg_ours_in_guest "no build/pppoe-xp (run make first)"
+else
+	wg_in_guest=$(
+		cat <<-'EOF'
+			ip link add wA netns pxkA type veth peer name wB netns pxkB || exit 1
+			ip -n pxkA addr add 10.78.4.1/24 dev wA && ip -n pxkA link set wA up &&
+				ip -n pxkB addr add 10.78.4.2/24 dev wB && ip -n pxkB link set wB up || exit 1
+			(umask 077 && wg genkey >/tmp/pxk-wgA.key && wg genkey >/tmp/pxk-wgB.key) || exit 1
+			ip -n pxkA link add wgk612 type wireguard &&
+				ip netns exec pxkA wg set wgk612 private-key /tmp/pxk-wgA.key listen-port 51820 \
+					peer "$(wg pubkey </tmp/pxk-wgB.key)" allowed-ips 10.78.5.2/32 || exit 1
+			PPPOE_XP_RUN_DIR=/tmp/pxk-runW PPPOE_XP_STATE_DIR=/tmp/pxk-runW/state \
+				ip netns exec pxkB /host/pppoe-xp wg wgx612 || exit 2
+			ip netns exec pxkB wg set wgx612 private-key /tmp/pxk-wgB.key \
+				peer "$(wg pubkey </tmp/pxk-wgA.key)" allowed-ips 10.78.5.1/32 \
+				endpoint 10.78.4.1:51820 || exit 2
+			ip -n pxkA addr add 10.78.5.1/24 dev wgk612 && ip -n pxkA link set wgk612 up &&
+				ip -n pxkB addr add 10.78.5.2/24 dev wgx612 && ip -n pxkB link set wgx612 up ||
+				exit 1
+			ip netns exec pxkB ping -c 3 -W 10 10.78.5.1 >/dev/null || exit 3
+			for side in "pxkA wgk612" "pxkB wgx612"; do
+				set -- $side
+				ip netns exec $1 wg show $2 latest-handshakes |
+					awk '$2 > 0 { n++ } END { exit !n }' || { echo "$2: no handshake"; exit 3; }
+			done
+			ip netns exec pxkA iperf3 -s -D -B 10.78.5.1 -p 5614 -I /tmp/pxk-wg-iperf.pid
+			sleep 1
+			up=$(ip netns exec pxkB iperf3 -c 10.78.5.1 -p 5614 -n 1M 2>&1)
+			down=$(ip netns exec pxkB iperf3 -c 10.78.5.1 -p 5614 -n 1M -R 2>&1)
+			kill "$(cat /tmp/pxk-wg-iperf.pid)"
+			echo "$up" | grep -q receiver || { echo "up: $up" | tail -n 3; exit 4; }
+			echo "$down" | grep -q receiver || { echo "down: $down" | tail -n 3; exit 4; }
+			echo "up: $(echo "$up" | grep receiver | tail -n 1)"
+			echo "down: $(echo "$down" | grep receiver | tail -n 1)"
+			# Deleting the netdev ends the daemon, which removes its socket.
+			ip -n pxkB link del wgx612
+			for i in 1 2 3 4 5 6 7 8 9 10; do
+				[ -e /run/wireguard/wgx612.sock ] || exit 0
+				sleep 1
+			done
+			exit 5
+		EOF
+	)
+	out=$(guest_exec "$name" "$wg_in_guest" 120)
+	case $? in
+	0) pass guest612_wg_ours_in_guest ;;
+	1) fail guest612_wg_ours_in_guest "setting up the veth or kernel WireGuard failed: $out" ;;
+	2) fail guest612_wg_ours_in_guest "pppoe-xp wg did not start or take its config in the guest: $out" ;;
+	3) fail guest612_wg_ours_in_guest "no ping or handshake between our wg and the kernel's: $out" ;;
+	4) fail guest612_wg_ours_in_guest "a TCP transfer through the tunnel failed: $out" ;;
+	5) fail guest612_wg_ours_in_guest "the UAPI socket stayed after ip link del (daemon still up?)" ;;
+	*) fail guest612_wg_ours_in_guest "guest_exec failed: $out" ;;
+	esac
+	echo "# guest612_wg_ours_in_guest: $(echo "$out" | tr '\n' ' ')" >&2
+fi
 
 # Kernel WireGuard (the guest's wireguard.ko) against our `pppoe-xp wg` on the host, through
 # the guest's tap: a handshake started from each side, pings both ways, 2 MB of TCP each way.

@@ -12,14 +12,14 @@
 #   wg:    the same topology x no tunnel, wireguard-go, pppoe-xp-wg, OpenVPN (3 configs), and
 #          wireguard-go / pppoe-xp-wg inside a pppoe-xp session
 #   guest: qemu (TCG) x ceiling, veth-hop, netkit-hop, kernel-pppoe, kernel-pppoe-flowtable,
-#          rp-pppoe, pppoe-xp, pppoe-xp-netkit, mixed, mixed-netkit, kernel-wg,
-#          kernel-wg-over-kernel-pppoe
+#          rp-pppoe, pppoe-xp, pppoe-xp-netkit, mixed, mixed-netkit, kernel-wg, pppoe-xp-wg,
+#          kernel-wg-over-kernel-pppoe, pppoe-xp-wg-over-pxp
 #   bpf:   every XDP and tc program in build/bpf/*.bpf.o
 # The cases and the parts that run them are bench/cases; the measurements of each environment
 # bench/lib/measure.sh bench_specs. BENCH_SMOKE_PARTS=wg (or any --only list) runs and checks
 # only those parts; BENCH_SMOKE_OUT=DIR keeps the run's results there.
 # BENCH_SMOKE_CASES (bench/run --cases) narrows the run to those cases: the netns tier runs
-# SMOKE_CASES, one case of each kind of set-up (11 of the 32: 7 minutes on this loaded 2-core
+# SMOKE_CASES, one case of each kind of set-up (11 of the 34: 7 minutes on this loaded 2-core
 # machine, the whole quick plan 26); `make check-long` runs them all (BENCH_SMOKE_CASES=all).
 . "$(dirname "$0")/lib.sh"
 . "$PXP_ROOT/bench/lib/measure.sh"
@@ -180,22 +180,36 @@ test_report() {
 		fail "chart.png is not a PNG"
 }
 
-# The summary's per-round spread, on two made-up rounds: xdp at 90% then 50% of the ceiling.
-test_report_round_spread() {
-	local rows=$PXP_TMP/spread.jsonl
-	python3 - "$rows" <<-'EOF'
+# made_up_rounds NAME ENV BASE CASE: PXP_TMP/NAME.md, report.py's report of two made-up rounds
+# of one-stream TCP download in ENV, CASE at 90% then 50% of BASE.
+made_up_rounds() {
+	python3 - "$PXP_TMP/$1.jsonl" "$2" "$3" "$4" <<-'EOF'
 		import json, sys
-		with open(sys.argv[1], "w") as f:
-		    for rnd, ceiling, xdp in ((1, 1000e6, 900e6), (2, 1000e6, 500e6)):
-		        for case, bps in (("ceiling", ceiling), ("pppoe-xp-xdp", xdp)):
-		            f.write(json.dumps({"env": "host", "case": case, "test": "tcp",
+		path, env, base, case = sys.argv[1:]
+		with open(path, "w") as f:
+		    for rnd, b, c in ((1, 1000e6, 900e6), (2, 1000e6, 500e6)):
+		        for name, bps in ((base, b), (case, c)):
+		            f.write(json.dumps({"env": env, "case": name, "test": "tcp",
 		                                "direction": "download", "streams": 1, "round": rnd,
 		                                "status": "ok", "bits_per_second": bps}) + "\n")
 	EOF
-	python3 "$PXP_ROOT/bench/report.py" "$rows" "$PXP_TMP/spread.md" "$PXP_TMP/spread.png" \
-		>/dev/null 2>&1 || fail "bench/report.py failed on two rounds" || return 1
+	python3 "$PXP_ROOT/bench/report.py" "$PXP_TMP/$1.jsonl" "$PXP_TMP/$1.md" "$PXP_TMP/$1.png" \
+		>/dev/null 2>&1 || fail "bench/report.py failed on two made-up rounds ($1)"
+}
+
+# The summary's per-round spread.
+test_report_round_spread() {
+	made_up_rounds spread host ceiling pppoe-xp-xdp || return 1
 	grep -q '^| TCP download, 1 stream | 70% (xdp; rounds 50%-90%) |' "$PXP_TMP/spread.md" ||
 		fail "summary row: $(grep -m1 '^| TCP download, 1 stream' "$PXP_TMP/spread.md")"
+}
+
+# The guest's done-when line (pppoe-xp wg at least kernel WireGuard) with each round's ratio.
+test_report_guest_wg() {
+	made_up_rounds guest-wg guest kernel-wg pppoe-xp-wg || return 1
+	grep -q '^- guest: pppoe-xp-wg / kernel-wg, one stream: download 0.70x (rounds 0.50-0.90x), upload -' \
+		"$PXP_TMP/guest-wg.md" ||
+		fail "guest wg line: $(grep -m1 '^- guest: pppoe-xp-wg /' "$PXP_TMP/guest-wg.md")"
 }
 
 # Everything the run created carries its prefix pxb<pid>- (its tunnels pxw<pid>-): none of it
@@ -229,6 +243,7 @@ if [ -s "$OUT/results.jsonl" ]; then
 	want wg && run_test bench_smoke/vpn_stock_measured test_vpn_stock_measured
 	run_test bench_smoke/report test_report
 	run_test bench_smoke/report_round_spread test_report_round_spread
+	run_test bench_smoke/report_guest_wg test_report_guest_wg
 	run_test bench_smoke/cleanup test_cleanup
 fi
 [ "$PXP_FAILED" -eq 0 ] || { echo "---- bench/run output ----"; cat "$BENCH_LOG"; } >&2
