@@ -302,7 +302,7 @@ guest_setup_case() {
 		guest_wg "$key" 100.64.1.1 ppp0 kernel
 		;;
 	pppoe-xp-wg-over-pxp)
-		guest_pxp_session "$key" --mode xdp || return
+		guest_pxp_session "$key" || return # --mode auto, as the pppoe-xp case
 		guest_wg "$key" 100.64.1.1 pxp0 pppoe-xp
 		;;
 	kernel-pppoe | kernel-pppoe-flowtable | rp-pppoe)
