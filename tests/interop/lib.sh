@@ -149,6 +149,39 @@ guest_pxp_pair_script() {
 	EOF
 }
 
+# guest_pxp_auto_case CASE GUEST TAG USER NET WANT CLIENT_RES AC_RES: a pppoe-xp server and
+# client with no data path options (--mode auto) in GUEST's namespaces TAG"A" and TAG"B"
+# (guest_pxp_pair_script), passing when the client's status matches every line of
+# CLIENT_RES and the AC's every line of AC_RES (grep patterns, no single quotes); WANT says
+# in a failure which row of the auto table was expected.
+guest_pxp_auto_case() {
+	local case=$1 name=$2 tag=$3 user=$4 net=$5 want=$6 out
+	out=$(guest_exec "$name" "$(guest_pxp_pair_script "$tag" "$user" "${tag}A" "${tag}B" "$net")
+		$(guest_status_check "/tmp/$tag-client.status" 3 "$7" '^  (mode|mode_reason|halves|netdev_kind):')
+		$(guest_status_check "/tmp/$tag-ac.status" 4 "$8" '^(datapath_|netdev_kind)')
+		PPPOE_XP_RUN_DIR=/tmp/$tag-runB ip netns exec ${tag}B /host/pppoe-xp down vB
+		PPPOE_XP_RUN_DIR=/tmp/$tag-runA ip netns exec ${tag}A /host/pppoe-xp down vA
+		exit 0" 150)
+	case $? in
+	0) pass "$case" ;;
+	1) fail "$case" "pppoe-xp up failed in the guest: $out" ;;
+	2) fail "$case" "no ping across the pppoe-xp session" ;;
+	3) fail "$case" "the client's --mode auto is not $want: $out" ;;
+	4) fail "$case" "the AC's --mode auto is not $want: $out" ;;
+	*) fail "$case" "guest_exec failed: $out" ;;
+	esac
+}
+
+# guest_status_check FILE CODE PATTERNS SHOW: guest shell lines that exit CODE, printing
+# FILE's lines matching SHOW, unless FILE matches every line of PATTERNS.
+guest_status_check() {
+	local re
+	while IFS= read -r re; do
+		[ -n "$re" ] && printf "grep -q -- '%s' %s || { grep -E '%s' %s; exit %s; }\n" \
+			"$re" "$1" "$4" "$1" "$2"
+	done <<<"$3"
+}
+
 guest_exec() {
 	local name=$1 cmd=$2 timeout=${3:-${PXG_EXEC_TIMEOUT:-60}}
 	local state="$PXG_RUN_DIR/$name" pid

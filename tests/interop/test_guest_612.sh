@@ -119,31 +119,14 @@ guest_exec "$name" 'ip netns exec pxkB pxp-pppd-client stop; ip netns exec pxkA 
 if [ ! -x "$repo/build/pppoe-xp" ]; then
 	skip guest612_pppoe_xp_session "no build/pppoe-xp (run make first)"
 else
-	# Quoted: the checks run in the guest.
-	check=$(
-		cat <<-'EOF'
-			c=/tmp/pxk-client.status s=/tmp/pxk-ac.status
-			grep -q '^  netdev_kind: netkit$' $c && grep -q '^  halves: rx xdp-pass .*, tx tc ' $c &&
-				grep -q '^  mode_reason: auto: veth: netkit measured fastest' $c ||
-				{ grep -E '^  (mode|mode_reason|halves|netdev_kind):' $c; exit 3; }
-			grep -q '^netdev_kind: netkit$' $s && grep -q '^datapath_halves: rx xdp-pass .*, tx tc ' $s &&
-				grep -q '^datapath_mode_reason: auto: veth: netkit measured fastest' $s ||
-				{ grep -E '^(datapath_|netdev_kind)' $s; exit 4; }
-			PPPOE_XP_RUN_DIR=/tmp/pxk-runB ip netns exec pxkB /host/pppoe-xp down vB
-			PPPOE_XP_RUN_DIR=/tmp/pxk-runA ip netns exec pxkA /host/pppoe-xp down vA
-			exit 0
-		EOF
-	)
-	out=$(guest_exec "$name" "$(guest_pxp_pair_script pxk u612 pxkA pxkB 10.78.2)
-		$check" 150)
-	case $? in
-	0) pass guest612_pppoe_xp_session ;;
-	1) fail guest612_pppoe_xp_session "pppoe-xp up failed in the guest: $out" ;;
-	2) fail guest612_pppoe_xp_session "no ping across the pppoe-xp session" ;;
-	3) fail guest612_pppoe_xp_session "the client's --mode auto is not netkit + rx xdp-pass + tx tc: $out" ;;
-	4) fail guest612_pppoe_xp_session "the AC's --mode auto is not netkit + rx xdp-pass + tx tc: $out" ;;
-	*) fail guest612_pppoe_xp_session "guest_exec failed: $out" ;;
-	esac
+	guest_pxp_auto_case guest612_pppoe_xp_session "$name" pxk u612 10.78.2 \
+		"netkit + rx xdp-pass + tx tc" \
+		"^  netdev_kind: netkit\$
+^  halves: rx xdp-pass .*, tx tc (
+^  mode_reason: auto: veth: netkit measured fastest" \
+		"^netdev_kind: netkit\$
+^datapath_halves: rx xdp-pass .*, tx tc (
+^datapath_mode_reason: auto: veth: netkit measured fastest"
 fi
 
 # The netkit session netdev: the client's pxp0 a netkit (--netdev netkit) whose primary

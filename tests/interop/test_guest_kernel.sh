@@ -173,30 +173,12 @@ fi
 if [ ! -f "$share/pppoe-xp" ]; then
 	skip pppoe_xp_auto_veth "no build/pppoe-xp (run make first)"
 else
-	# Quoted: the checks run in the guest.
-	check=$(
-		cat <<-'EOF'
-			c=/tmp/pxg-client.status s=/tmp/pxg-ac.status
-			grep -q '^  netdev_kind: veth$' $c && grep -q '^  mode: xdp$' $c &&
-				grep -q '^  mode_reason: auto: veth: XDP .*; this kernel has no netkit' $c ||
-				{ grep -E '^  (mode|mode_reason|halves|netdev_kind):' $c; exit 3; }
-			grep -q '^netdev_kind: veth$' $s && grep -q '^datapath_mode: xdp$' $s ||
-				{ grep -E '^(datapath_|netdev_kind)' $s; exit 4; }
-			PPPOE_XP_RUN_DIR=/tmp/pxg-runB ip netns exec pxgB /host/pppoe-xp down vB
-			PPPOE_XP_RUN_DIR=/tmp/pxg-runA ip netns exec pxgA /host/pppoe-xp down vA
-			exit 0
-		EOF
-	)
-	out=$(guest_exec "$name" "$(guest_pxp_pair_script pxg u61 pxgA pxgB 10.77.4)
-		$check" 150)
-	case $? in
-	0) pass pppoe_xp_auto_veth ;;
-	1) fail pppoe_xp_auto_veth "pppoe-xp up failed in the guest: $out" ;;
-	2) fail pppoe_xp_auto_veth "no ping across the pppoe-xp session" ;;
-	3) fail pppoe_xp_auto_veth "the client's --mode auto is not xdp on a veth: $out" ;;
-	4) fail pppoe_xp_auto_veth "the AC's --mode auto is not xdp on a veth: $out" ;;
-	*) fail pppoe_xp_auto_veth "guest_exec failed: $out" ;;
-	esac
+	guest_pxp_auto_case pppoe_xp_auto_veth "$name" pxg u61 10.77.4 "xdp on a veth" \
+		"^  netdev_kind: veth\$
+^  mode: xdp\$
+^  mode_reason: auto: veth: XDP .*; this kernel has no netkit" \
+		"^netdev_kind: veth\$
+^datapath_mode: xdp\$"
 fi
 
 exit $REPORT_FAILED
