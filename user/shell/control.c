@@ -14,6 +14,7 @@
 
 #include "container_of.h"
 #include "run_dir.h"
+#include "write_all.h"
 
 #define CONTROL_SUFFIX	      ".ctl"
 #define CONTROL_IO_TIMEOUT_MS 1000
@@ -49,22 +50,6 @@ static int connect_to(const char *path)
 		return err;
 	}
 	return fd;
-}
-
-static int write_all(int fd, const char *buf, size_t len)
-{
-	while (len) {
-		ssize_t n = write(fd, buf, len);
-
-		if (n < 0) {
-			if (errno == EINTR)
-				continue;
-			return -errno;
-		}
-		buf += n;
-		len -= (size_t)n;
-	}
-	return 0;
 }
 
 /* Reads one command line; the connection is blocking with a short timeout. */
@@ -125,7 +110,7 @@ static void serve_one(struct control_server *c)
 		goto out;
 	run_command(c, cmd, out);
 	fclose(out);
-	if (write_all(fd, reply, reply_len))
+	if (pxp_write_all(fd, reply, reply_len))
 		c->rejected++;
 	free(reply);
 out:
@@ -159,7 +144,7 @@ bool control_daemon_running(const char *iface)
 	fd = connect_to(path);
 	if (fd < 0)
 		return false;
-	answered = !write_all(fd, "help\n", 5) && read(fd, &byte, 1) == 1;
+	answered = !pxp_write_all(fd, "help\n", 5) && read(fd, &byte, 1) == 1;
 	close(fd);
 	return answered;
 }
@@ -242,9 +227,9 @@ int control_request(const char *iface, const char *command, FILE *out)
 	fd = connect_to(path);
 	if (fd < 0)
 		return fd;
-	err = write_all(fd, command, strlen(command));
+	err = pxp_write_all(fd, command, strlen(command));
 	if (!err)
-		err = write_all(fd, "\n", 1);
+		err = pxp_write_all(fd, "\n", 1);
 	while (!err) {
 		n = read(fd, buf, sizeof(buf));
 		if (n < 0 && errno == EINTR)

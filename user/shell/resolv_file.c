@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "run_dir.h"
+#include "write_all.h"
 
 static const char nameserver[] = "nameserver ";
 
@@ -125,21 +126,6 @@ close_fd:
 	return err;
 }
 
-static int write_all(int fd, const char *text, size_t len)
-{
-	while (len) {
-		ssize_t n = write(fd, text, len);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0)
-			return -errno;
-		text += n;
-		len -= (size_t)n;
-	}
-	return 0;
-}
-
 /* Replaces path with text at once: a temporary file with like's owner and mode, renamed. */
 static int replace_file(const char *path, const char *iface, const char *text, size_t len,
 			const struct stat *like)
@@ -154,7 +140,7 @@ static int replace_file(const char *path, const char *iface, const char *text, s
 	fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
 	if (fd < 0)
 		return -errno;
-	err = write_all(fd, text, len);
+	err = pxp_write_all(fd, text, len);
 	/* chown before chmod: chown clears set-id bits. */
 	if (!err && (fchown(fd, like->st_uid, like->st_gid) || fchmod(fd, like->st_mode & 07777) ||
 		     fsync(fd)))

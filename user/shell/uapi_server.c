@@ -18,6 +18,7 @@
 #include "log.h"
 #include "uapi_server.h"
 #include "wg_device.h"
+#include "write_all.h"
 
 /* A request larger than this closes its connection. */
 #define UAPI_REQ_MAX (1 << 20)
@@ -46,22 +47,6 @@ static void client_close(struct uapi_client *c)
 		explicit_bzero(c->buf, c->cap);
 	free(c->buf);
 	free(c);
-}
-
-static int write_all(int fd, const char *s, size_t len)
-{
-	while (len) {
-		ssize_t n = write(fd, s, len);
-
-		if (n < 0) {
-			if (errno == EINTR)
-				continue;
-			return -errno;
-		}
-		s += n;
-		len -= (size_t)n;
-	}
-	return 0;
 }
 
 /* The end of a set=1's lines (just past the empty line), or 0 while it has not come. */
@@ -97,7 +82,7 @@ static bool client_serve(struct uapi_client *c)
 			return true;
 		if (n == -EINVAL) {
 			n = uapi_format_errno(-EINVAL, reply, sizeof(reply));
-			write_all(c->fd, reply, (size_t)n);
+			pxp_write_all(c->fd, reply, (size_t)n);
 			return false;
 		}
 		if (n < 0)
@@ -110,10 +95,10 @@ static bool client_serve(struct uapi_client *c)
 			ret = d->ops->get(d->ctx, &out, &out_len);
 			if (ret) {
 				n = uapi_format_errno(ret, reply, sizeof(reply));
-				write_all(c->fd, reply, (size_t)n);
+				pxp_write_all(c->fd, reply, (size_t)n);
 				return false;
 			}
-			ret = write_all(c->fd, out, out_len);
+			ret = pxp_write_all(c->fd, out, out_len);
 			explicit_bzero(out, out_len);
 			free(out);
 			if (ret)
@@ -133,7 +118,7 @@ static bool client_serve(struct uapi_client *c)
 				pxp_warn("%s: set=1: %s", d->ifname, err);
 			}
 			n = uapi_format_errno(ret, reply, sizeof(reply));
-			if (write_all(c->fd, reply, (size_t)n))
+			if (pxp_write_all(c->fd, reply, (size_t)n))
 				return false;
 		}
 		explicit_bzero(c->buf, used);
