@@ -276,7 +276,8 @@ bool tun_gro_add(struct tun_gro *g, const uint8_t *pkt, size_t len)
 	uint8_t *q = g->buf + TUN_VNET_LEN;
 	size_t iph, hdr, pay;
 
-	if (!tcp_joinable(pkt, len, &iph, &hdr))
+	/* An IPv6 length field allows 40 bytes more than a superpacket holds. */
+	if (len > TUN_GSO_MAX || !tcp_joinable(pkt, len, &iph, &hdr))
 		return false;
 	pay = len - hdr;
 	if (!g->len) {

@@ -345,6 +345,28 @@ TEST(coalesce_refusals)
 	CHECK(!tun_gro_add(&gro, (const uint8_t *)"\x45\x00\x00\x14", 4));
 }
 
+/*
+ * An IPv6 packet whose payload length says 65535 is 65575 bytes, more than a superpacket
+ * holds: refused before anything is copied (a peer's message is never that long, since a
+ * UDP datagram carries at most 65507 bytes over IPv4, but the coalescer must not rely on it).
+ */
+TEST(coalesce_refuses_oversized)
+{
+	static uint8_t big[40 + 65535];
+
+	memset(big, 0, sizeof(big));
+	big[0] = 0x60;
+	set16(big + 4, 65535);
+	big[6] = 6; /* TCP */
+	big[7] = 64;
+	big[40 + 12] = 5 << 4; /* data offset */
+	big[40 + 13] = 0x10;   /* ACK */
+	set16(big + 40 + 16, (uint16_t)~ref_l4(big, sizeof(big)));
+	CHECK_EQ(ref_l4(big, sizeof(big)), 0xffff);
+	tun_gro_init(&gro);
+	CHECK(!tun_gro_add(&gro, big, sizeof(big)));
+}
+
 /* Each hostile header refused by name, never a crash; the packet untouched. */
 TEST(hostile_vnet_headers)
 {
@@ -424,6 +446,7 @@ int main(void)
 	RUN(udp_segments);
 	RUN(needs_csum_completed);
 	RUN(coalesce_refusals);
+	RUN(coalesce_refuses_oversized);
 	RUN(hostile_vnet_headers);
 	return check_summary();
 }
