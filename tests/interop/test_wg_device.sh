@@ -241,9 +241,10 @@ test_tshark_formats() {
 	capture_start "$NS_GO" "$PXP_TMP/wg.pcap.txt" -U -w "$pcap" -i go0 \
 		"udp and port 51820" || return
 	peers_fresh && ping_ok "$NS_US" 10.222.0.2 && ping_ok "$NS_GO" 10.222.0.1 &&
-		us wg set "$WG_US" peer "$(cat "$KEYS/go.pub")" persistent-keepalive 1 &&
-		sleep 1.5 &&
-		us wg set "$WG_US" peer "$(cat "$KEYS/go.pub")" persistent-keepalive 0 || return
+		us wg set "$WG_US" peer "$(cat "$KEYS/go.pub")" persistent-keepalive 1 || return
+	# Until the capture (written packet by packet) holds a keepalive, not a fixed sleep.
+	wait_for 15 sh -c "tshark -n -r '$pcap' -d udp.port==51820,wg -Y wg.keepalive 2>/dev/null | grep -q ."
+	us wg set "$WG_US" peer "$(cat "$KEYS/go.pub")" persistent-keepalive 0 || return
 	kill -INT "$CAPTURE_PID" 2>/dev/null
 	wait "$CAPTURE_PID" 2>/dev/null
 	printf 'LOCAL_STATIC_PRIVATE_KEY = %s\nLOCAL_STATIC_PRIVATE_KEY = %s\n' \
