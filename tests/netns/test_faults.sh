@@ -102,6 +102,8 @@ client_holdings() {
 # Nothing of ours is left in the router namespace or the client's run directory.
 client_clean() {
 	local what
+	# `down` returns once the record is gone; the process may still be on its way out.
+	wait_for 10 no_pxp_in "$NS_ROUTER" || fail "$1: a pppoe-xp process still runs" || return 1
 	what=$(ip -n "$NS_ROUTER" -o link show | awk '{ print $2 }' | grep '^pxp')
 	[ -z "$what" ] || fail "netdevs left: $what" || return 1
 	what=$(xdp_progs "$NS_ROUTER")
@@ -476,6 +478,8 @@ full_client() { in_ns "$NS_ROUTER" env PPPOE_XP_RUN_DIR="$FULL" "$B" "$@"; }
 
 full_clean() {
 	local what
+	# `down` returns once the record is gone; the process may still be on its way out.
+	wait_for 10 no_pxp_in "$NS_ROUTER" || fail "$1: a pppoe-xp process still runs" || return 1
 	what=$(ip -n "$NS_ROUTER" -o link show | awk '{ print $2 }' | grep '^pxp')
 	[ -z "$what" ] || fail "$1: netdevs left: $what" || return 1
 	what=$(xdp_progs "$NS_ROUTER")
@@ -484,7 +488,6 @@ full_clean() {
 	[ -z "$what" ] || fail "$1: routes left: $what" || return 1
 	what=$(find "$FULL" -mindepth 1 ! -name fill -printf '%f ')
 	[ -z "$what" ] || fail "$1: files left in $FULL: $what" || return 1
-	no_pxp_in "$NS_ROUTER" || fail "$1: a pppoe-xp process still runs"
 }
 
 test_run_dir_full() {
@@ -623,9 +626,10 @@ test_second_ac() {
 	for n in 1 2; do
 		ac_n $n down isp0 >/dev/null || fail "AC $n: down failed" || return 1
 	done
+	# `down` returns once the record is gone; the processes may still be on their way out.
+	wait_for 10 no_pxp_in "$NS_CL" "$NS_AC1" "$NS_AC2" || fail "a pppoe-xp process still runs" || return 1
 	[ -z "$(ls -A "$PXP_TMP/run-cl")" ] || fail "client run files left: $(ls "$PXP_TMP/run-cl")" || return 1
-	[ -z "$(xdp_progs "$NS_CL")$(xdp_progs "$NS_AC1")$(xdp_progs "$NS_AC2")" ] || fail "XDP programs left" || return 1
-	no_pxp_in "$NS_CL" "$NS_AC1" "$NS_AC2" || fail "a pppoe-xp process still runs"
+	[ -z "$(xdp_progs "$NS_CL")$(xdp_progs "$NS_AC1")$(xdp_progs "$NS_AC2")" ] || fail "XDP programs left"
 }
 
 cases_named "$@"
