@@ -26,8 +26,8 @@
 
 /* How long a worker spins for the next round, and the caller for the last jobs, before
  * sleeping: a batch arrives every few tens of microseconds under load. */
-#define WORKER_SPIN_NS 50000
-#define CALLER_SPIN_NS 200000
+#define WORKER_SPIN_NS 20000
+#define CALLER_SPIN_NS 20000
 /* Jobs taken at a time: a few per thread and round, so a slow thread leaves work to others. */
 #define CHUNK_MAX      16
 
@@ -224,9 +224,13 @@ void crypto_pool_run(struct crypto_pool *p, unsigned int n_jobs, crypto_pool_fn 
 		return;
 	}
 	atomic_store(&p->gen, g + 1);
-	/* A worker still inside the last round leaves at once: nothing is left in it. */
-	while (atomic_load(&p->busy))
+	/* A worker still inside the last round leaves at once: nothing is left in it (unless
+	 * it was preempted there: then its CPU is what it needs). */
+	for (unsigned int spins = 1; atomic_load(&p->busy); spins++) {
 		cpu_relax();
+		if (!(spins % 256))
+			sched_yield();
+	}
 	chunk = n_jobs / (p->threads * 4);
 	p->chunk = chunk < 1 ? 1 : chunk > CHUNK_MAX ? CHUNK_MAX : chunk;
 	p->fn = fn;
