@@ -514,8 +514,8 @@ int wg_transport_keys_derive(struct wg_transport_keys *k, struct wg_handshake *h
 
 /* ---- data ---- */
 
-int wg_data_seal(uint8_t *out, size_t cap, const uint8_t *payload, size_t len, size_t mtu,
-		 uint32_t remote_index, const struct wg_aead_key *key, uint64_t counter)
+int wg_data_frame(uint8_t *out, size_t cap, const uint8_t *payload, size_t len, size_t mtu,
+		  uint32_t remote_index, uint64_t counter)
 {
 	struct wg_msg_data *d = (struct wg_msg_data *)out;
 	size_t padded = (len + WG_DATA_PAD - 1) / WG_DATA_PAD * WG_DATA_PAD;
@@ -530,9 +530,28 @@ int wg_data_seal(uint8_t *out, size_t cap, const uint8_t *payload, size_t len, s
 	d->header.type_le = htole32(WG_MSG_DATA);
 	d->receiver_le = htole32(remote_index);
 	d->counter_le = htole64(counter);
-	if (!key->enc || wg_aead_key_run(key, d->encrypted, d->encrypted, padded, counter))
-		return -EIO;
 	return (int)(sizeof(*d) + padded + WG_AEAD_TAG_LEN);
+}
+
+int wg_data_frame_seal(uint8_t *msg, size_t len, const struct wg_aead_key *key)
+{
+	struct wg_msg_data *d = (struct wg_msg_data *)msg;
+
+	if (len < WG_DATA_MIN_LEN || !key->enc ||
+	    wg_aead_key_run(key, d->encrypted, d->encrypted, len - WG_DATA_MIN_LEN,
+			    le64toh(d->counter_le)))
+		return -EIO;
+	return 0;
+}
+
+int wg_data_seal(uint8_t *out, size_t cap, const uint8_t *payload, size_t len, size_t mtu,
+		 uint32_t remote_index, const struct wg_aead_key *key, uint64_t counter)
+{
+	int n = wg_data_frame(out, cap, payload, len, mtu, remote_index, counter);
+
+	if (n < 0)
+		return n;
+	return wg_data_frame_seal(out, (size_t)n, key) ?: n;
 }
 
 void wg_data_header(const void *msg, uint32_t *receiver, uint64_t *counter)

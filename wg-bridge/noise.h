@@ -202,6 +202,16 @@ uint32_t wg_message_receiver(const void *msg, enum wg_message_type type);
 int wg_data_seal(uint8_t *out, size_t cap, const uint8_t *payload, size_t len, size_t mtu,
 		 uint32_t remote_index, const struct wg_aead_key *key, uint64_t counter);
 
+/*
+ * wg_data_seal in two steps, for a caller that seals a batch later and elsewhere (on other
+ * threads): wg_data_frame writes the header, the payload and its padding (the length, or
+ * -EMSGSIZE; the tag's room is left), wg_data_frame_seal encrypts that message of len bytes
+ * in place under its header's counter (0, or -EIO).
+ */
+int wg_data_frame(uint8_t *out, size_t cap, const uint8_t *payload, size_t len, size_t mtu,
+		  uint32_t remote_index, uint64_t counter);
+int wg_data_frame_seal(uint8_t *msg, size_t len, const struct wg_aead_key *key);
+
 /* A data message's header: receiver index and counter (after wg_message_check). */
 void wg_data_header(const void *msg, uint32_t *receiver, uint64_t *counter);
 

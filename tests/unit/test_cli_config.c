@@ -575,6 +575,23 @@ TEST(wants_help)
 	CHECK(cli_wants_help(ARGC(down), down, &config_down_options));
 }
 
+/* wg's --crypto-threads: 1 to the pool's bound; without it 0 (the device's default). */
+TEST(wg_crypto_threads)
+{
+	char *two[] = { "wg", "wg0", "--crypto-threads", "2", NULL };
+	char *zero[] = { "wg", "wg0", "--crypto-threads", "0", NULL };
+	char *many[] = { "wg", "wg0", "--crypto-threads", "9", NULL };
+	char *none[] = { "wg", "wg0", NULL };
+	struct wg_device_settings o;
+
+	CHECK_EQ(config_parse_wg(ARGC(two), two, &o), 0);
+	CHECK_EQ(o.crypto_threads, 2);
+	CHECK_EQ(config_parse_wg(ARGC(zero), zero, &o), -EINVAL);
+	CHECK_EQ(config_parse_wg(ARGC(many), many, &o), -EINVAL);
+	CHECK_EQ(config_parse_wg(ARGC(none), none, &o), 0);
+	CHECK_EQ(o.crypto_threads, 0);
+}
+
 /* wg's --state-dir: an absolute path; without it PPPOE_XP_STATE_DIR, then the build's. */
 TEST(wg_state_dir)
 {
@@ -628,5 +645,6 @@ int main(void)
 	RUN(mode_help_names_every_mode);
 	RUN(wants_help);
 	RUN(wg_state_dir);
+	RUN(wg_crypto_threads);
 	return check_summary();
 }

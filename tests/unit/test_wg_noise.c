@@ -620,6 +620,39 @@ TEST(data_bytes_are_the_aead)
 	side_free(&b);
 }
 
+/*
+ * wg_data_frame then wg_data_frame_seal (the device's batch: framed at once, sealed at the
+ * flush) make the very bytes wg_data_seal makes; the frame alone is the plaintext.
+ */
+TEST(data_frame_then_seal)
+{
+	uint8_t one[1600], two[1600], pkt[1500];
+	struct side a, b;
+	size_t out_len;
+	int n;
+
+	CHECK_EQ(pair_init(&a, &b, NULL), 0);
+	CHECK_EQ(handshake(&a, &b), 0);
+	for (uint64_t c = 0; c < 30; c++) {
+		size_t len = (size_t)(c * 53 % 1440);
+
+		memset(pkt, (int)(c + 1), len);
+		n = wg_data_seal(one, sizeof(one), pkt, len, 1420, a.keys.remote_index, &a.seal, c);
+		CHECK(n > 0);
+		CHECK_EQ(wg_data_frame(two, sizeof(two), pkt, len, 1420, a.keys.remote_index, c),
+			 n);
+		CHECK_MEM(two + 16, pkt, len);
+		CHECK_EQ(wg_data_frame_seal(two, (size_t)n, &a.seal), 0);
+		CHECK_MEM(one, two, (size_t)n);
+		CHECK_EQ(wg_data_open(two + 16, &out_len, two, (size_t)n, &b.open), WG_OK);
+	}
+	CHECK_EQ(wg_data_frame(two, 100, pkt, 69, 1420, 1, 0), -EMSGSIZE);
+	CHECK_EQ(wg_data_frame_seal(two, 31, &a.seal), -EIO);
+	CHECK_EQ(wg_data_frame_seal(two, 48, &b.open), -EIO);
+	side_free(&a);
+	side_free(&b);
+}
+
 /* Randomness failing: the initiation is not made and nothing is left behind. */
 TEST(rng_failure)
 {
@@ -651,6 +684,7 @@ int main(void)
 	RUN(cookie_reply_to_response);
 	RUN(data_checks);
 	RUN(data_bytes_are_the_aead);
+	RUN(data_frame_then_seal);
 	RUN(rng_failure);
 	return check_summary();
 }

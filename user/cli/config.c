@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "conffile.h"
+#include "crypto_pool.h"
 #include "hooks.h"
 #include "mac.h"
 #include "pxp_maps.h"
@@ -367,6 +368,7 @@ enum {
 	OPT_WG_MTU,
 	OPT_WG_STATE_DIR,
 	OPT_WG_NO_OFFLOAD,
+	OPT_WG_CRYPTO_THREADS,
 };
 
 /* The --*-script options are in enum hook_kind's order (up_option() maps one to the other). */
@@ -1344,6 +1346,11 @@ static const struct cli_option wg_options[] = {
 	  "one packet a TUN read and write (no TSO from the TUN, no coalescing into it)",
 	  "TSO/USO superpackets read and segmented, TCP coalesced on the way in, where the "
 	  "kernel takes TUNSETOFFLOAD" },
+	{ "crypto-threads", OPT_WG_CRYPTO_THREADS, "N",
+	  "threads that encrypt and decrypt a batch's data messages, 1 to " CLI_STR(
+		  CRYPTO_POOL_MAX_THREADS) " (1: the loop's thread alone; order is kept either "
+					   "way)",
+	  "the CPUs the process may run on, at most " CLI_STR(CRYPTO_POOL_DEFAULT_MAX) },
 	{ "debug", OPT_DEBUG, NULL, "debug logging", NULL },
 	{ NULL },
 };
@@ -1375,6 +1382,11 @@ static int wg_option(int c, char *arg, void *ctx)
 		return 0;
 	case OPT_WG_NO_OFFLOAD:
 		o->no_tun_offload = true;
+		return 0;
+	case OPT_WG_CRYPTO_THREADS:
+		if (config_parse_uint(arg, 1, CRYPTO_POOL_MAX_THREADS, &o->crypto_threads))
+			return bad("--crypto-threads", arg,
+				   "must be 1 to " CLI_STR(CRYPTO_POOL_MAX_THREADS));
 		return 0;
 	case OPT_DEBUG:
 		o->log_level = PXP_LOG_DEBUG;

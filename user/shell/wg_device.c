@@ -2,14 +2,26 @@
 /*
  * The WireGuard device: wg-bridge's pure core (noise, timers and key slots, replay,
  * allowed-IPs, rate limit, UAPI) joined to a TUN, a UDP socket and the UAPI socket, in the
- * shape of wireguard-go's device/ (receive.go, send.go, timers.go, uapi.go), single-threaded.
+ * shape of wireguard-go's device/ (receive.go, send.go, timers.go, uapi.go). One thread runs
+ * the loop and every decision; only the data messages' ChaCha20-Poly1305 is spread, batch by
+ * batch, over a pool of crypto threads (crypto_pool.h), joined before the batch goes on, so
+ * order is kept by construction.
  *
  *   TUN read -> superpacket? segments (tun_offload.c) -> allowed-IPs by destination -> peer
- *            -> current keys? encrypt into the TX arena (UDP GSO runs), sendmmsg
+ *            -> current keys? frame into the TX arena (UDP GSO runs); at the flush seal
+ *               all over the pool, sendmmsg
  *               no keys: stage, start a handshake
- *   recvmmsg (UDP GRO: split) -> wg_message_check -> handshake: noise (+ cookie/rate limit)
- *                                -> data: keys by receiver index, decrypt, replay,
- *                                         allowed-IPs by source, TCP coalescing, TUN write
+ *   recvmmsg (UDP GRO: split) -> wg_message_check -> handshake: the run so far finished,
+ *                                   then noise (+ cookie/rate limit)
+ *                                -> data: keys by receiver index into the run; the run
+ *                                   decrypted over the pool, then each in arrival order:
+ *                                   replay, roaming, allowed-IPs by source, TCP
+ *                                   coalescing, TUN write
+ *
+ * Why fork-join and not the kernel's per-device ring and per-peer ordered queue
+ * (CONVENTIONS 16c): the loop already works in batches (recvmmsg, a TUN batch, sendmmsg),
+ * and a batch joined before it goes on keeps its order with no queue, no per-packet state
+ * and no lock; what it costs is the wait for a batch's slowest job.
  */
 #define _GNU_SOURCE /* recvmmsg, sendmmsg */
 #include <arpa/inet.h>
@@ -36,6 +48,7 @@
 #include "allowed_ips.h"
 #include "container_of.h"
 #include "control.h"
+#include "crypto_pool.h"
 #include "daemon.h"
 #include "event_loop.h"
 #include "log.h"
@@ -58,6 +71,10 @@
 #define TX_ARENA       (256 << 10)
 #define GSO_SEGS_MAX   64
 #define GSO_BYTES_MAX  65000
+/* A TX batch's datagrams at most: each of its BATCH messages a GSO run at most. */
+#define TX_SEALS_MAX   (BATCH * GSO_SEGS_MAX)
+/* Data messages opened in one pool round; a longer receive batch takes several. */
+#define RX_OPENS_MAX   512
 /* wireguard-go's QueueStagedSize: packets kept per peer while a handshake is on the way. */
 #define STAGED_MAX     128
 #define RATELIMIT_SIZE 8192
@@ -90,11 +107,14 @@ struct staged {
 	uint8_t data[];
 };
 
-/* A key slot's ciphers set up once, found by the slot's receiver index. */
+/*
+ * A key slot's ciphers set up once, found by the slot's receiver index: one context per
+ * crypto thread and direction (an OpenSSL context is one caller's at a time).
+ */
 struct aead_cache {
 	bool valid;
 	uint32_t local_index;
-	struct wg_aead_key send, recv;
+	struct wg_aead_key send[CRYPTO_POOL_MAX_THREADS], recv[CRYPTO_POOL_MAX_THREADS];
 };
 
 struct peer {
@@ -136,12 +156,37 @@ struct tx_batch {
 	bool closed[BATCH]; /* a shorter datagram ended the run */
 	unsigned int n;
 	size_t used;
+	/* Data messages framed in the arena, sealed over the pool before the send. */
+	struct seal_job {
+		uint8_t *msg;
+		const struct wg_aead_key *keys; /* the slot's send contexts, one a thread */
+		uint16_t len;
+		bool failed; /* the message's bytes were wiped instead */
+	} seal[TX_SEALS_MAX];
+	unsigned int n_seal;
 	uint8_t arena[TX_ARENA];
+};
+
+/*
+ * A data message of a receive batch: found (peer, ciphers) in arrival order, opened over the
+ * pool, then checked and delivered in arrival order again (rx_run_finish).
+ */
+struct open_job {
+	uint8_t *msg;
+	size_t len, plen;
+	const struct sockaddr_in6 *from;
+	struct peer *p;
+	const struct aead_cache *c;
+	uint32_t idx;
+	uint64_t counter;
+	enum wg_drop r;
 };
 
 struct wg_device {
 	const struct wg_device_settings *s;
 	struct ev_loop loop;
+	struct crypto_pool *pool; /* seals and opens a batch's data messages */
+	unsigned int threads;	  /* the pool's; the contexts each aead_cache holds */
 	/* At the peers' next deadline; run_timers() looks at them every pass. */
 	struct ev_timer wake;
 	struct ev_handler tun_h, udp_h;
@@ -196,6 +241,8 @@ struct wg_device {
 		struct cmsghdr align;
 	} rx_ctl[BATCH];
 	uint8_t rx_buf[BATCH][RX_BUF];
+	struct open_job rx_open[RX_OPENS_MAX];
+	unsigned int n_open;
 	struct tx_batch tx;
 };
 
@@ -311,48 +358,80 @@ static void staged_clear(struct peer *p)
 	p->staged_head = 0;
 }
 
-static void aead_drop(struct aead_cache *c)
-{
-	if (!c->valid)
-		return;
-	wg_aead_key_free(&c->send);
-	wg_aead_key_free(&c->recv);
-	c->valid = false;
-}
+static void tx_seal(struct wg_device *d);
 
-static void aead_drop_all(struct peer *p)
+static void aead_keys_free(struct aead_cache *c, unsigned int n)
 {
-	for (int i = 0; i < WG_SLOTS; i++)
-		aead_drop(&p->aead[i]);
+	for (unsigned int t = 0; t < n; t++) {
+		wg_aead_key_free(&c->send[t]);
+		wg_aead_key_free(&c->recv[t]);
+	}
 }
 
 /*
- * The ciphers of key slot kp, set up on first use. An entry whose index no slot holds any
- * more is reused: there are as many entries as slots. NULL if OpenSSL cannot make them.
+ * A cache entry's ciphers freed. The TX batch's pending seals may use them: those run first,
+ * so keys never change under a pending job. (A receive run's pending opens hold live entries
+ * only; a run finishes before anything can drop one: rx_data_begin.)
  */
-static struct aead_cache *aead_for(struct peer *p, const struct wg_keypair *kp)
+static void aead_drop(struct wg_device *d, struct aead_cache *c)
 {
-	struct aead_cache *free_c = NULL;
+	if (!c->valid)
+		return;
+	tx_seal(d);
+	aead_keys_free(c, d->threads);
+	c->valid = false;
+}
 
-	for (int i = 0; i < WG_SLOTS; i++) {
+static void aead_drop_all(struct wg_device *d, struct peer *p)
+{
+	for (int i = 0; i < WG_SLOTS; i++)
+		aead_drop(d, &p->aead[i]);
+}
+
+/* The ciphers of key slot kp if they are set up, else NULL. */
+static struct aead_cache *aead_find(struct peer *p, const struct wg_keypair *kp)
+{
+	for (int i = 0; i < WG_SLOTS; i++)
+		if (p->aead[i].valid && p->aead[i].local_index == kp->local_index)
+			return &p->aead[i];
+	return NULL;
+}
+
+/*
+ * The ciphers of key slot kp, set up on first use (a context each per crypto thread). An
+ * entry whose index no slot holds any more is reused: there are as many entries as slots.
+ * NULL if OpenSSL cannot make them.
+ */
+static struct aead_cache *aead_for(struct wg_device *d, struct peer *p, const struct wg_keypair *kp)
+{
+	struct aead_cache *free_c = aead_find(p, kp);
+	unsigned int t;
+
+	if (free_c)
+		return free_c;
+	for (int i = 0; i < WG_SLOTS && !free_c; i++) {
 		struct aead_cache *c = &p->aead[i];
 		bool live = false;
 
-		if (c->valid && c->local_index == kp->local_index)
-			return c;
 		for (int s = 0; s < WG_SLOTS && c->valid; s++)
 			live |= p->st.slot[s].recv_valid &&
 				p->st.slot[s].local_index == c->local_index;
-		if (!live && !free_c)
+		if (!live)
 			free_c = c;
 	}
 	if (!free_c)
 		return NULL;
-	aead_drop(free_c);
-	if (wg_aead_key_init(&free_c->send, kp->send_key, true))
-		return NULL;
-	if (wg_aead_key_init(&free_c->recv, kp->recv_key, false)) {
-		wg_aead_key_free(&free_c->send);
+	aead_drop(d, free_c);
+	for (t = 0; t < d->threads; t++) {
+		if (wg_aead_key_init(&free_c->send[t], kp->send_key, true))
+			break;
+		if (wg_aead_key_init(&free_c->recv[t], kp->recv_key, false)) {
+			wg_aead_key_free(&free_c->send[t]);
+			break;
+		}
+	}
+	if (t < d->threads) {
+		aead_keys_free(free_c, t);
 		return NULL;
 	}
 	free_c->local_index = kp->local_index;
@@ -360,9 +439,9 @@ static struct aead_cache *aead_for(struct peer *p, const struct wg_keypair *kp)
 	return free_c;
 }
 
-static void peer_free(struct peer *p)
+static void peer_free(struct wg_device *d, struct peer *p)
 {
-	aead_drop_all(p);
+	aead_drop_all(d, p);
 	staged_clear(p);
 	wg_handshake_clear(&p->hs);
 	explicit_bzero(p, sizeof(*p));
@@ -379,7 +458,7 @@ static void peer_remove(struct wg_device *d, struct peer *victim)
 			continue;
 		*pp = victim->next;
 		allowed_ips_remove_peer(&d->aips, victim);
-		peer_free(victim);
+		peer_free(d, victim);
 		d->n_peers--;
 		return;
 	}
@@ -394,7 +473,7 @@ static void peers_expire_sessions(struct wg_device *d)
 		wg_handshake_clear(&p->hs);
 		explicit_bzero(&p->st, sizeof(p->st));
 		wg_peer_init(&p->st, pk);
-		aead_drop_all(p);
+		aead_drop_all(d, p);
 		staged_clear(p);
 	}
 }
@@ -407,11 +486,38 @@ static void set_endpoint(struct peer *p, const struct sockaddr_in6 *from)
 
 /* ---- sending ------------------------------------------------------------------- */
 
+/*
+ * One pending seal. On the pool's threads: writes only its own message and job. A failure
+ * (OpenSSL's) wipes the message, so the datagram carries no plaintext and the peer drops it.
+ */
+static void seal_one(void *ctx, unsigned int job, unsigned int thread)
+{
+	struct seal_job *j = &((struct tx_batch *)ctx)->seal[job];
+
+	j->failed = wg_data_frame_seal(j->msg, j->len, &j->keys[thread]) != 0;
+	if (j->failed)
+		explicit_bzero(j->msg, j->len);
+}
+
+/* The batch's framed data messages sealed, over the pool, in place. */
+static void tx_seal(struct wg_device *d)
+{
+	struct tx_batch *t = &d->tx;
+
+	if (!t->n_seal)
+		return;
+	crypto_pool_run(d->pool, t->n_seal, seal_one, t);
+	for (unsigned int i = 0; i < t->n_seal; i++)
+		d->core_drops[WG_DROP_INTERNAL] += t->seal[i].failed;
+	t->n_seal = 0;
+}
+
 static void tx_flush(struct wg_device *d)
 {
 	struct tx_batch *t = &d->tx;
 	unsigned int done = 0;
 
+	tx_seal(d);
 	for (unsigned int i = 0; i < t->n; i++) {
 		struct msghdr *m = &t->msg[i].msg_hdr;
 		struct cmsghdr *cm;
@@ -502,8 +608,11 @@ static void udp_addr_in(struct sockaddr_in6 *from)
 	memcpy(from->sin6_addr.s6_addr + 12, &v4.sin_addr, 4);
 }
 
-/* The len bytes tx_slot gave, to p: the last run's next datagram where GSO allows. */
-static void tx_commit(struct wg_device *d, struct peer *p, size_t len)
+/*
+ * The len bytes tx_slot gave, to p: the last run's next datagram where GSO allows. False if
+ * the batch cannot take them (no address for the endpoint: counted).
+ */
+static bool tx_commit(struct wg_device *d, struct peer *p, size_t len)
 {
 	struct tx_batch *t = &d->tx;
 	uint8_t *at = t->arena + t->used;
@@ -520,12 +629,12 @@ static void tx_commit(struct wg_device *d, struct peer *p, size_t len)
 			t->segs[j]++;
 			t->closed[j] = len < t->seg[j];
 			t->used += len;
-			return;
+			return true;
 		}
 	}
 	alen = udp_addr_out(d, &p->endpoint, &t->to[i]);
 	if (!alen)
-		return; /* the room stays free */
+		return false; /* the room stays free */
 	t->peer[i] = p;
 	t->iov[i] = (struct iovec){ .iov_base = at, .iov_len = len };
 	t->msg[i].msg_hdr = (struct msghdr){
@@ -536,6 +645,7 @@ static void tx_commit(struct wg_device *d, struct peer *p, size_t len)
 	t->closed[i] = false;
 	t->used += len;
 	t->n = i + 1;
+	return true;
 }
 
 static void peer_actions(struct wg_device *d, struct peer *p, unsigned int actions);
@@ -562,18 +672,22 @@ static bool send_data(struct wg_device *d, struct peer *p, const uint8_t *pkt, s
 		peer_actions(d, p, actions);
 		return false;
 	}
-	c = aead_for(p, kp);
+	c = aead_for(d, p, kp);
 	if (!c) {
 		d->core_drops[WG_DROP_INTERNAL]++;
 		peer_actions(d, p, actions);
 		return true;
 	}
 	out = tx_slot(d);
-	n = wg_data_seal(out, PKT_BUF, pkt, len, d->mtu, kp->remote_index, &c->send, counter);
+	/* Framed now, sealed with the rest of the batch before it is sent (tx_seal). */
+	n = wg_data_frame(out, PKT_BUF, pkt, len, d->mtu, kp->remote_index, counter);
 	if (n < 0) {
 		drop(d, DEV_DROP_inner);
 	} else {
-		tx_commit(d, p, (size_t)n);
+		if (tx_commit(d, p, (size_t)n))
+			d->tx.seal[d->tx.n_seal++] = (struct seal_job){ .msg = out,
+									.keys = c->send,
+									.len = (uint16_t)n };
 		actions |=
 			wg_peer_sent(&p->st, len ? WG_SENT_DATA : WG_SENT_KEEPALIVE, now, rnd32());
 	}
@@ -742,7 +856,7 @@ static void peer_actions(struct wg_device *d, struct peer *p, unsigned int actio
 {
 	if (actions & WG_ACT_ZERO_KEYS) {
 		wg_handshake_clear(&p->hs);
-		aead_drop_all(p);
+		aead_drop_all(d, p);
 	}
 	if (actions & WG_ACT_DROP_STAGED) {
 		d->dev_drops[DEV_DROP_staged_given_up] += p->staged_n;
@@ -1107,47 +1221,56 @@ static void tun_deliver(struct wg_device *d, uint8_t *pkt, size_t n)
 	tun_write(d, pkt - TUN_VNET_LEN, n + TUN_VNET_LEN);
 }
 
-static void rx_data(struct wg_device *d, uint8_t *msg, size_t len, const struct sockaddr_in6 *from)
+/*
+ * A receive batch's data messages go in three steps, so that their decryption spreads over
+ * the pool while everything else keeps arrival order (the fork-join the kernel's per-peer
+ * ordered queue would give, without a queue: a batch is the unit): rx_data_begin finds the
+ * peer and ciphers of each in arrival order, rx_run_finish opens them all over the pool and
+ * then checks and delivers each in arrival order, with the checks the one-at-a-time path
+ * had, in its order. A handshake message finishes the pending run first (so keys never
+ * change under a pending job), and so does a message whose ciphers are not set up yet
+ * (setting them up may reuse an entry a pending job holds).
+ */
+static void open_one(void *ctx, unsigned int job, unsigned int thread)
 {
-	struct aead_cache *c;
-	struct wg_keypair *kp;
-	uint8_t *pkt = msg + sizeof(struct wg_msg_data);
-	uint64_t counter;
-	uint32_t idx;
-	size_t plen, n;
-	struct peer *p;
-	enum wg_drop r;
-	int slot, family;
+	struct open_job *j = &((struct wg_device *)ctx)->rx_open[job];
 
-	wg_data_header(msg, &idx, &counter);
-	p = peer_by_data_index(d, idx, &slot);
-	if (!p) {
+	j->r = wg_data_open(j->msg + sizeof(struct wg_msg_data), &j->plen, j->msg, j->len,
+			    &j->c->recv[thread]);
+}
+
+/* An opened message checked and delivered, as it arrived. */
+static void rx_data_finish(struct wg_device *d, struct open_job *j)
+{
+	uint8_t *pkt = j->msg + sizeof(struct wg_msg_data);
+	struct peer *p = j->p;
+	struct wg_keypair *kp;
+	int slot, family;
+	size_t n;
+
+	/* The slot again: the messages before this one may have moved or retired it. */
+	slot = wg_peer_decrypt_slot(&p->st, j->idx, ev_now_ms());
+	if (slot < 0) {
 		drop(d, DEV_DROP_unknown_index);
 		return;
 	}
 	kp = &p->st.slot[slot];
-	c = aead_for(p, kp);
-	if (!c) {
-		d->core_drops[WG_DROP_INTERNAL]++;
+	if (j->r != WG_OK) {
+		d->core_drops[j->r]++;
 		return;
 	}
-	r = wg_data_open(pkt, &plen, msg, len, &c->recv);
-	if (r != WG_OK) {
-		d->core_drops[r]++;
-		return;
-	}
-	if (!replay_validate(&kp->replay, counter)) {
+	if (!replay_validate(&kp->replay, j->counter)) {
 		drop(d, DEV_DROP_replay);
 		return;
 	}
 	/* Authenticated and new: the peer may have roamed. */
-	if (!p->has_endpoint || !same_endpoint(&p->endpoint, from))
-		set_endpoint(p, from);
-	p->rx_bytes += len;
-	peer_actions(d, p, wg_peer_data_received(&p->st, slot, plen == 0, ev_now_ms(), rnd32()));
-	if (!plen)
+	if (!p->has_endpoint || !same_endpoint(&p->endpoint, j->from))
+		set_endpoint(p, j->from);
+	p->rx_bytes += j->len;
+	peer_actions(d, p, wg_peer_data_received(&p->st, slot, j->plen == 0, ev_now_ms(), rnd32()));
+	if (!j->plen)
 		return;
-	n = inner_len(pkt, plen);
+	n = inner_len(pkt, j->plen);
 	if (!n) {
 		drop(d, DEV_DROP_inner);
 		return;
@@ -1160,6 +1283,58 @@ static void rx_data(struct wg_device *d, uint8_t *msg, size_t len, const struct 
 	tun_deliver(d, pkt, n);
 }
 
+/* The pending run: opened over the pool, then each finished in arrival order. */
+static void rx_run_finish(struct wg_device *d)
+{
+	unsigned int n = d->n_open;
+
+	if (!n)
+		return;
+	crypto_pool_run(d->pool, n, open_one, d);
+	d->n_open = 0;
+	for (unsigned int i = 0; i < n; i++)
+		rx_data_finish(d, &d->rx_open[i]);
+}
+
+/* A data message into the pending run (its peer and ciphers found), or counted. */
+static void rx_data_begin(struct wg_device *d, uint8_t *msg, size_t len,
+			  const struct sockaddr_in6 *from)
+{
+	struct aead_cache *c;
+	uint64_t counter;
+	uint32_t idx;
+	struct peer *p;
+	int slot;
+
+	if (d->n_open == RX_OPENS_MAX)
+		rx_run_finish(d);
+	wg_data_header(msg, &idx, &counter);
+	p = peer_by_data_index(d, idx, &slot);
+	if (!p) {
+		drop(d, DEV_DROP_unknown_index);
+		return;
+	}
+	c = aead_find(p, &p->st.slot[slot]);
+	if (!c && d->n_open) {
+		/* New ciphers: after the run, and the lookup again in the state it leaves. */
+		rx_run_finish(d);
+		p = peer_by_data_index(d, idx, &slot);
+		if (!p) {
+			drop(d, DEV_DROP_unknown_index);
+			return;
+		}
+	}
+	if (!c)
+		c = aead_for(d, p, &p->st.slot[slot]);
+	if (!c) {
+		d->core_drops[WG_DROP_INTERNAL]++;
+		return;
+	}
+	d->rx_open[d->n_open++] = (struct open_job){
+		.msg = msg, .len = len, .from = from, .p = p, .c = c, .idx = idx, .counter = counter
+	};
+}
+
 static void rx_message(struct wg_device *d, uint8_t *msg, size_t len,
 		       const struct sockaddr_in6 *from)
 {
@@ -1170,6 +1345,11 @@ static void rx_message(struct wg_device *d, uint8_t *msg, size_t len,
 		d->core_drops[r]++;
 		return;
 	}
+	if (type == WG_MSG_DATA) {
+		rx_data_begin(d, msg, len, from);
+		return;
+	}
+	rx_run_finish(d);
 	switch (type) {
 	case WG_MSG_INITIATION:
 		rx_initiation(d, msg, len, from);
@@ -1181,7 +1361,6 @@ static void rx_message(struct wg_device *d, uint8_t *msg, size_t len,
 		rx_cookie_reply(d, msg, len);
 		break;
 	case WG_MSG_DATA:
-		rx_data(d, msg, len, from);
 		break;
 	}
 }
@@ -1238,6 +1417,7 @@ static void udp_ready(struct ev_handler *h, uint32_t events)
 				   &d->rx_from[i]);
 		}
 	}
+	rx_run_finish(d);
 	tun_gro_flush(d);
 	tx_flush(d);
 }
@@ -1740,6 +1920,7 @@ static void write_status(struct wg_device *d, FILE *out, bool json)
 	status_str(&w, "tun_offload", d->tun_offload ? "on" : "off");
 	status_str(&w, "udp_gso", d->udp_gso ? "on" : "off");
 	status_str(&w, "udp_gro", d->udp_gro ? "on" : "off");
+	status_u64(&w, "crypto_threads", d->threads);
 	/* TSO superpackets read and their segments; superpackets written and the segments
 	 * joined into them; UDP GSO sends and GRO reads and their datagrams. */
 	status_u64(&w, "tun_superpackets_read", d->tun_superpackets);
@@ -1851,6 +2032,12 @@ static int device_open(struct wg_device *d, const struct wg_device_settings *s)
 	d->tun_h.ready = tun_ready;
 	d->udp_h.ready = udp_ready;
 	allowed_ips_init(&d->aips);
+	err = crypto_pool_create(&d->pool, s->crypto_threads ?: crypto_pool_default_threads());
+	if (err) {
+		pxp_err("%s: crypto threads: %s", s->ifname, strerror(-err));
+		return err;
+	}
+	d->threads = crypto_pool_threads(d->pool);
 	snprintf(d->sock_path, sizeof(d->sock_path), "%s/%s.sock", WG_UAPI_DIR, s->ifname);
 	snprintf(d->stats_path, sizeof(d->stats_path), "%s/%s.wg", pxp_run_dir(), s->ifname);
 	if (uapi_server_alive(d->sock_path)) {
@@ -1911,6 +2098,7 @@ static void device_close(struct wg_device *d)
 	while (d->peers)
 		peer_remove(d, d->peers);
 	allowed_ips_free(&d->aips);
+	crypto_pool_destroy(d->pool); /* after the peers: their last batch used it */
 	ratelimit_free(&d->rl);
 	if (d->has_key)
 		wg_noise_local_free(&d->local);
@@ -1942,8 +2130,8 @@ int wg_device_run(const struct wg_device_settings *s, int notify_fd)
 		daemon_notify(&notify_fd, code, pxp_log_last_error());
 		goto out;
 	}
-	pxp_info("%s: WireGuard interface up, UDP port %u, UAPI %s", s->ifname, d->listen_port,
-		 d->sock_path);
+	pxp_info("%s: WireGuard interface up, UDP port %u, UAPI %s, %u crypto thread%s", s->ifname,
+		 d->listen_port, d->sock_path, d->threads, d->threads == 1 ? "" : "s");
 	snprintf(msg, sizeof(msg), "%s: WireGuard interface created (UAPI %s)", s->ifname,
 		 d->sock_path);
 	daemon_notify(&notify_fd, PXP_EXIT_OK, msg);

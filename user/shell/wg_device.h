@@ -7,7 +7,9 @@
  * /var/run/wireguard/IFNAME.sock that wg(8) drives, and the event loop that joins them
  * with the core's timers. Ends when the TUN is deleted or on SIGINT/SIGTERM.
  *
- * Concurrency: single-threaded; one device per process.
+ * Concurrency: one device per process; one thread decides everything, and the data
+ * messages' crypto runs batch by batch on a pool of threads (--crypto-threads) joined
+ * before the batch goes on.
  */
 #ifndef PXP_WG_DEVICE_H
 #define PXP_WG_DEVICE_H
@@ -52,6 +54,8 @@ struct wg_device_settings {
 	const char *state_dir; /* the handshake stamps' files (wg_stamp.h) */
 	bool foreground;
 	bool no_tun_offload; /* --no-tun-offload: a plain TUN even where offloads work */
+	unsigned int
+		crypto_threads; /* --crypto-threads: 1..CRYPTO_POOL_MAX_THREADS; 0 the default */
 	enum pxp_log_level log_level;
 };
 
