@@ -1094,14 +1094,17 @@ static void tun_gro_flush(struct wg_device *d)
  */
 static void tun_deliver(struct wg_device *d, uint8_t *pkt, size_t n)
 {
+	enum tun_gro_verdict v;
+
 	if (!d->tun_offload) {
 		tun_write(d, pkt, n);
 		return;
 	}
-	if (tun_gro_add(&d->gro, pkt, n))
+	v = tun_gro_add(&d->gro, pkt, n);
+	if (v == TUN_GRO_JOINED)
 		return;
 	tun_gro_flush(d);
-	if (tun_gro_add(&d->gro, pkt, n))
+	if (v == TUN_GRO_FLUSH && tun_gro_start(&d->gro))
 		return;
 	memset(pkt - TUN_VNET_LEN, 0, TUN_VNET_LEN);
 	tun_write(d, pkt - TUN_VNET_LEN, n + TUN_VNET_LEN);
