@@ -219,6 +219,7 @@ size_t tun_gso_segment(const struct tun_gso *g, const uint8_t *pkt, unsigned int
 void tun_gro_init(struct tun_gro *g)
 {
 	g->len = 0;
+	g->held = NULL;
 	g->coalesced = g->superpackets = 0;
 }
 
@@ -271,29 +272,43 @@ static bool tcp_follows(const struct tun_gro *g, const uint8_t *p, size_t iph, s
 	       !memcmp(tq + 20, tp + 20, hdr - iph - 20);
 }
 
-bool tun_gro_add(struct tun_gro *g, const uint8_t *pkt, size_t len)
+/* pkt, checked (iph, hdr), as the first segment of a new superpacket. */
+static void gro_begin(struct tun_gro *g, const uint8_t *pkt, size_t len, size_t iph, size_t hdr)
+{
+	size_t pay = len - hdr;
+
+	memcpy(g->buf + TUN_VNET_LEN, pkt, len);
+	g->len = len;
+	g->segs = 1;
+	g->gso_size = (uint16_t)pay;
+	g->iph_len = (uint8_t)iph;
+	g->hdr_len = (uint8_t)hdr;
+	g->next_seq = get32(pkt + iph + 4) + (uint32_t)pay;
+	g->closed = pkt[iph + 13] & TCP_PSH;
+}
+
+enum tun_gro_verdict tun_gro_add(struct tun_gro *g, const uint8_t *pkt, size_t len)
 {
 	uint8_t *q = g->buf + TUN_VNET_LEN;
 	size_t iph, hdr, pay;
 
+	g->held = NULL;
 	/* An IPv6 length field allows 40 bytes more than a superpacket holds. */
 	if (len > TUN_GSO_MAX || !tcp_joinable(pkt, len, &iph, &hdr))
-		return false;
-	pay = len - hdr;
+		return TUN_GRO_ALONE;
 	if (!g->len) {
-		memcpy(q, pkt, len);
-		g->len = len;
-		g->segs = 1;
-		g->gso_size = (uint16_t)pay;
-		g->iph_len = (uint8_t)iph;
-		g->hdr_len = (uint8_t)hdr;
-		g->next_seq = get32(pkt + iph + 4) + (uint32_t)pay;
-		g->closed = pkt[iph + 13] & TCP_PSH;
-		return true;
+		gro_begin(g, pkt, len, iph, hdr);
+		return TUN_GRO_JOINED;
 	}
+	pay = len - hdr;
 	if (g->closed || pay > g->gso_size || g->len + pay > TUN_GSO_MAX ||
-	    !tcp_follows(g, pkt, iph, hdr))
-		return false;
+	    !tcp_follows(g, pkt, iph, hdr)) {
+		g->held = pkt;
+		g->held_len = len;
+		g->held_iph = (uint8_t)iph;
+		g->held_hdr = (uint8_t)hdr;
+		return TUN_GRO_FLUSH;
+	}
 	memcpy(q + g->len, pkt + hdr, pay);
 	g->len += pay;
 	g->segs++;
@@ -305,6 +320,15 @@ bool tun_gro_add(struct tun_gro *g, const uint8_t *pkt, size_t len)
 	}
 	if (pay < g->gso_size)
 		g->closed = true;
+	return TUN_GRO_JOINED;
+}
+
+bool tun_gro_start(struct tun_gro *g)
+{
+	if (!g->held || g->len)
+		return false;
+	gro_begin(g, g->held, g->held_len, g->held_iph, g->held_hdr);
+	g->held = NULL;
 	return true;
 }
 

@@ -89,6 +89,10 @@ struct tun_gro {
 	uint8_t iph_len, hdr_len;
 	bool closed; /* a PSH or a short segment ended it */
 	uint32_t next_seq;
+	/* The packet that got TUN_GRO_FLUSH, checked, for tun_gro_start; NULL: none. */
+	const uint8_t *held;
+	size_t held_len;
+	uint8_t held_iph, held_hdr;
 	uint64_t coalesced; /* segments written inside superpackets (statistics) */
 	uint64_t superpackets;
 	uint8_t buf[TUN_GRO_BUF];
@@ -96,13 +100,26 @@ struct tun_gro {
 
 void tun_gro_init(struct tun_gro *g);
 
+/* What tun_gro_add did with a packet; each packet's headers and checksums are checked once. */
+enum tun_gro_verdict {
+	TUN_GRO_JOINED, /* taken: appended to the pending superpacket, or the start of one */
+	/* Coalescable, but it does not follow the pending superpacket: write that one
+	 * (tun_gro_finish), then tun_gro_start makes this packet the start of the next. */
+	TUN_GRO_FLUSH,
+	TUN_GRO_ALONE, /* never coalescable: write the pending one, then this as it is */
+};
+
 /*
- * Offers the IP packet pkt (len: its IP length). True: taken (appended to the pending
- * superpacket, or started one). False: it cannot join; the caller writes the pending one
- * (tun_gro_finish), offers pkt again, and if refused again writes pkt as it is (behind a
- * zero vnet header).
+ * Offers the IP packet pkt (len: its IP length). After TUN_GRO_FLUSH, pkt is held by
+ * pointer until tun_gro_start or the next tun_gro_add: keep it where it is, unchanged.
  */
-bool tun_gro_add(struct tun_gro *g, const uint8_t *pkt, size_t len);
+enum tun_gro_verdict tun_gro_add(struct tun_gro *g, const uint8_t *pkt, size_t len);
+
+/*
+ * The packet held by TUN_GRO_FLUSH starts the next superpacket, without its checks run
+ * again. False (nothing changes) if none is held or the pending one was not finished.
+ */
+bool tun_gro_start(struct tun_gro *g);
 
 /*
  * Closes the pending superpacket: headers, vnet header (GSO_TCPV4/6 and a partial checksum

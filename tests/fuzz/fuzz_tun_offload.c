@@ -85,7 +85,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	len = size - TUN_VNET_LEN;
 	memcpy(pkt, data + TUN_VNET_LEN, len);
 	tun_gro_init(&gro);
-	if (tun_gro_add(&gro, pkt, len)) {
+	if (tun_gro_add(&gro, pkt, len) == TUN_GRO_JOINED) {
 		n = tun_gro_finish(&gro, &out);
 		if (n != TUN_VNET_LEN + len || memcmp(out + TUN_VNET_LEN, data + TUN_VNET_LEN, len))
 			abort();
@@ -101,13 +101,17 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		check_segment(seg[i], seg_len[i], g.type);
 	}
 	for (unsigned int i = 0; i < g.segs; i++) {
-		if (tun_gro_add(&gro, seg[i], seg_len[i]))
+		enum tun_gro_verdict v = tun_gro_add(&gro, seg[i], seg_len[i]);
+
+		if (v == TUN_GRO_JOINED)
 			continue;
 		n = tun_gro_finish(&gro, &out);
 		if (n)
 			check_written(out, n, first, i - first);
 		first = i;
-		if (!tun_gro_add(&gro, seg[i], seg_len[i]))
+		if (v == TUN_GRO_FLUSH ? !tun_gro_start(&gro) : tun_gro_start(&gro))
+			abort(); /* held exactly when FLUSH says so */
+		if (v == TUN_GRO_ALONE)
 			first = i + 1; /* written as it is */
 	}
 	n = tun_gro_finish(&gro, &out);

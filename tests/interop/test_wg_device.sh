@@ -10,6 +10,7 @@
 # Both driven by the stock wg(8) over their UAPI sockets. Handshakes started from each side,
 # ping and iperf3 both ways, our messages as tshark's WireGuard dissector reads them, a preshared key, the tunnel over IPv6 (fd00:221::1/::2), roaming, persistent keepalive on the wire,
 # `wg show dump` and `wg showconf` of the same configuration compared with wireguard-go's,
+# `pppoe-xp stats` of ours after a known transfer, `help` on its control socket,
 # wg-quick up/down with WG_QUICK_USERSPACE_IMPLEMENTATION=build/pppoe-xp-wg, and hostile
 # input (garbage, replays, a handshake flood that puts us under load) counted in our drops
 # while the real peer keeps working; a restart with the wall clock a year behind (a router
@@ -439,6 +440,119 @@ test_status_json() {
 	! ip -n "$NS_US" link show "$t" >/dev/null 2>&1 || fail "the TUN outlived down"
 }
 
+# sj NS IF: `pppoe-xp stats IF --json`.
+sj() {
+	ip netns exec "$1" env PPPOE_XP_RUN_DIR="$RUN_DIR" "$PXP_BIN" stats "$2" --json
+}
+
+# tcp_push NS_FROM NS_TO ADDR: 4 MiB over one TCP connection to ADDR:5202, and the receiver
+# read every byte (iperf3 -n counts what its client wrote: its server may stop before the
+# last of it arrives).
+tcp_push() {
+	local got=$PXP_TMP/push.count pid
+	rm -f "$got"
+	ip netns exec "$2" timeout 60 python3 -c '
+import socket, sys
+s = socket.create_server((sys.argv[1], 5202))
+c, _ = s.accept()
+n = 0
+while b := c.recv(1 << 16):
+    n += len(b)
+c.close()
+open(sys.argv[2], "w").write(str(n))' "$3" "$got" &
+	pid=$!
+	wait_listening "$2" 5202 || fail "no receiver on $3:5202" || return
+	ip netns exec "$1" timeout 60 python3 -c '
+import socket, sys
+s = socket.create_connection((sys.argv[1], 5202))
+s.sendall(bytes(4 << 20))
+s.shutdown(socket.SHUT_WR)
+s.recv(1)' "$3" || fail "cannot send to $3:5202" || return
+	wait "$pid"
+	[ "$(cat "$got" 2>/dev/null)" = $((4 << 20)) ] || fail "the receiver read $(cat "$got")"
+}
+
+# pppoe-xp stats after a known transfer: 4 MiB of TCP from wireguard-go into our TUN and 7
+# datagrams of an unknown message type. The TUN's row counts the segments and bytes, the UDP
+# counters carry the tunnel's overhead on top, drop_type went up by exactly 7 (and
+# RUN_DIR/IFNAME.wg agrees), nothing went back; the text view, stats of all, --watch --json,
+# and `help` on the device's control socket.
+test_stats() {
+	local before after out file
+	handshaken || peers_fresh || return
+	before=$(sj "$NS_US" "$WG_US") || fail "stats $WG_US --json: $before" || return
+	tcp_push "$NS_GO" "$NS_US" 10.222.0.1 && ping_ok "$NS_US" 10.222.0.2 || return
+	go python3 -c '
+import socket, sys
+s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+for _ in range(7):
+    s.sendto(b"\x09\0\0\0" + bytes(12), (sys.argv[1], 51820))' "${US_ADDR:-10.221.0.1}" ||
+		fail "cannot send the unknown messages" || return
+	drops_above type $(($(python3 -c 'import json, sys; print(json.loads(sys.argv[1])["counters"]["drop_type"])' "$before") + 6)) ||
+		fail "drop_type: $(drops type)" || return
+	after=$(sj "$NS_US" "$WG_US") || fail "stats $WG_US --json: $after" || return
+	file=$(cat "$RUN_DIR/$WG_US.wg")
+	python3 - "$before" "$after" "$file" "$WG_US" <<-'PY' 2>"$PXP_TMP/stats.why" ||
+		import json, sys
+		b, a, file, dev = json.loads(sys.argv[1]), json.loads(sys.argv[2]), sys.argv[3], sys.argv[4]
+		bad = []
+		want = {"iface": dev, "role": "wireguard", "state": "up", "mode": "tun-offload", "queues": []}
+		bad += [f"{k}={a.get(k)!r}, want {v!r}" for k, v in want.items() if a.get(k) != v]
+		(nb,), (na,) = b["netdevs"], a["netdevs"]
+		n = {k: na[k] - nb[k] for k in ("rx_packets", "rx_bytes", "tx_packets", "tx_bytes")}
+		c = {k: a["counters"][k] - b["counters"].get(k, 0) for k in a["counters"]}
+		if na["ifname"] != dev: bad.append(f"netdev {na['ifname']}")
+		# 4 MiB of TCP in segments of at most 1368 bytes of payload, and our acks out
+		if not (n["rx_bytes"] >= 4 << 20 and n["rx_packets"] >= (4 << 20) // 1368):
+		    bad.append(f"tun rx {n['rx_packets']} packets {n['rx_bytes']} bytes")
+		if not (n["tx_packets"] >= 2 and n["tx_bytes"] >= 2 * 84): bad.append(f"tun tx {n}")
+		# each data message: 16 bytes of header, 16 of tag, the inner packet padded to 16
+		if c["udp_bytes_received"] < n["rx_bytes"] + 32 * n["rx_packets"] + 7 * 16:
+		    bad.append(f"udp bytes received {c['udp_bytes_received']} for tun {n}")
+		if c["udp_datagrams_received"] < n["rx_packets"] + 7:
+		    bad.append(f"udp datagrams received {c['udp_datagrams_received']}")
+		if not 0 < 32 * c["udp_datagrams_sent"] <= c["udp_bytes_sent"]:
+		    bad.append(f"udp sent {c['udp_datagrams_sent']} {c['udp_bytes_sent']}")
+		if c["udp_gro_datagrams"] > c["udp_datagrams_received"] or \
+		   c["udp_gso_datagrams"] > c["udp_datagrams_sent"] or \
+		   c["tun_segments_written"] > n["rx_packets"] or c["tun_superpackets_written"] < 10:
+		    bad.append(f"batching {c}")
+		if c["drop_type"] != 7: bad.append(f"drop_type +{c['drop_type']}, want +7")
+		bad += [f"{k} went back" for k, v in c.items() if v < 0]
+		lines = dict(l.split() for l in file.splitlines())
+		drops = {k for k in a["counters"] if k.startswith("drop_")}
+		if set(lines) != drops: bad.append(f"drops {sorted(drops ^ set(lines))} not in both")
+		if int(lines["drop_type"]) != a["counters"]["drop_type"]: bad.append(f"file {lines['drop_type']}")
+		sys.exit("; ".join(bad) or None)
+	PY
+		fail "stats: $(cat "$PXP_TMP/stats.why")" || return
+	out=$(us env PPPOE_XP_RUN_DIR="$RUN_DIR" "$PXP_BIN" stats "$WG_US") &&
+		grep -q "^$WG_US: wireguard, up, data path tun-offload$" <<<"$out" &&
+		grep -q "^$WG_US  *[0-9]" <<<"$out" && grep -q '^udp_gso_sends  *[0-9]' <<<"$out" &&
+		grep -q '^drops  *[0-9]' <<<"$out" && grep -q '^  drop_type  *[0-9]' <<<"$out" ||
+		fail "stats $WG_US: $out" || return
+	out=$(us env PPPOE_XP_RUN_DIR="$RUN_DIR" "$PXP_BIN" stats --json) &&
+		python3 -c 'import json, sys; sys.exit(sys.argv[2] not in [s["iface"] for s in json.loads(sys.argv[1])])' \
+			"$out" "$WG_US" || fail "stats --json of all does not list $WG_US: $out" || return
+	out=$(us env PPPOE_XP_RUN_DIR="$RUN_DIR" timeout --preserve-status -s INT 2 \
+		"$PXP_BIN" stats "$WG_US" --watch --interval 0.5 --json) ||
+		fail "stats --watch ended with $?: $out" || return
+	python3 -c '
+import json, sys
+views = [json.loads(l) for l in sys.argv[1].splitlines()]
+sys.exit(not (len(views) >= 2 and all(v["interval_ms"] > 0 and "udp_bytes_sent" in v["counters"]
+                                      and v["netdevs"][0]["ifname"] == sys.argv[2] for v in views)))' \
+		"$out" "$WG_US" || fail "stats --watch --json: $out" || return
+	out=$(us python3 -c '
+import socket, sys
+s = socket.socket(socket.AF_UNIX)
+s.connect(sys.argv[1])
+s.sendall(b"help\n")
+print(b"".join(iter(lambda: s.recv(4096), b"")).decode(), end="")' "$RUN_DIR/$WG_US.ctl") &&
+		[ "$(awk '{ print $1 }' <<<"$out" | tr '\n' ' ')" = "status status-json stats down help " ] ||
+		fail "help on $WG_US.ctl: $out"
+}
+
 # One set=1 that adds a peer (whose keepalive starts a handshake at once) and removes it:
 # the message queued to it goes out before the peer is freed (the san build checks).
 test_set_then_remove() {
@@ -708,6 +822,7 @@ case_ wg_device/ipv4_only test_ipv4_only
 case_ wg_device/roaming test_roaming
 case_ wg_device/hostile test_hostile
 case_ wg_device/status_json test_status_json
+case_ wg_device/stats test_stats
 case_ wg_device/offload_superpackets test_offload_superpackets
 case_ wg_device/offload_off test_offload_off
 case_ wg_device/crypto_threads_order test_crypto_threads_order

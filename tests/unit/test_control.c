@@ -99,6 +99,8 @@ static const struct {
 	{ "ping", "pong\n", 1 },
 	{ "pin", "error: unknown command\n", 0 }, /* not a prefix match */
 	{ "ping extra", "error: unknown command\n", 0 },
+	/* every daemon's, from its table */
+	{ "help", "ping         answers pong\nhelp         this list\n", 0 },
 };
 
 TEST(commands_from_the_table)

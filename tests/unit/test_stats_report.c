@@ -174,6 +174,83 @@ static int count_of(const char *hay, const char *needle)
 	return n;
 }
 
+/* The WireGuard device's shape: no queues, one netdev, counters by name and drops. */
+static void sample_named(struct stats_snapshot *s, uint64_t t, uint64_t k)
+{
+	memset(s, 0, sizeof(*s));
+	strcpy(s->iface, "wg0");
+	strcpy(s->role, "wireguard");
+	strcpy(s->state, "up");
+	strcpy(s->mode, "tun-offload");
+	s->time_ms = t;
+	s->nr_netdevs = 1;
+	s->netdev[0] = (struct stats_netdev){ .ifname = "wg0", .rx_packets = 10 * k };
+	CHECK_EQ(stats_counter_add(s, "udp_gso_sends", 300 * k), 0);
+	CHECK_EQ(stats_counter_add(s, "drop_replay", 4 * k), 0);
+	CHECK_EQ(stats_counter_add(s, "drop_mac1", 0), 0);
+}
+
+TEST(named_counters)
+{
+	char *text = NULL, name[STATS_COUNTER_NAME + 1];
+	size_t len = 0;
+	FILE *f;
+	int err;
+
+	sample_named(&a, 1000, 1);
+	err = roundtrip(&a, &b, &text, &len);
+	free(text);
+	CHECK_EQ(err, 0);
+	CHECK(!strcmp(b.role, "wireguard"));
+	CHECK_EQ(b.nr_counters, 3);
+	CHECK(!strcmp(b.counter[1].name, "drop_replay") && b.counter[1].value == 4);
+	CHECK(stats_counter_is_drop("drop_replay") && !stats_counter_is_drop("udp_gso_sends"));
+	/* refused: too long, empty, one too many */
+	memset(name, 'x', STATS_COUNTER_NAME);
+	name[STATS_COUNTER_NAME] = '\0';
+	CHECK_EQ(stats_counter_add(&a, name, 1), -EINVAL);
+	CHECK_EQ(stats_counter_add(&a, "", 1), -EINVAL);
+	while (a.nr_counters < STATS_MAX_COUNTERS)
+		CHECK_EQ(stats_counter_add(&a, "c", 1), 0);
+	CHECK_EQ(stats_counter_add(&a, "c", 1), -ENOSPC);
+	CHECK_EQ(parse_str(HEAD "counter udp_gso_sends 1\nend\n"), 0);
+	CHECK_EQ(parse_str(HEAD "counter a 1\ncounter a 2\nend\n"), -EBADMSG); /* twice */
+	CHECK_EQ(parse_str(HEAD "counter a\nend\n"), -EBADMSG);
+	CHECK_EQ(parse_str(HEAD "counter a 1 2\nend\n"), -EBADMSG);
+	CHECK_EQ(parse_str(HEAD "counter a -1\nend\n"), -EBADMSG);
+	/* rates by name: a counter new in cur counts from 0, one that went back as 0 */
+	sample_named(&a, 1000, 1);
+	sample_named(&b, 3000, 3);
+	CHECK_EQ(stats_counter_rate(&a, &b, 0), 300);
+	CHECK_EQ(stats_counter_rate(&a, &b, 1), 4);
+	strcpy(a.counter[0].name, "other");
+	CHECK_EQ(stats_counter_rate(&a, &b, 0), 450);
+	CHECK_EQ(stats_counter_rate(&b, &a, 1), 0);
+	CHECK_EQ(stats_counter_rate(&a, &b, 3), 0); /* out of range */
+	/* views: no queue table, the drops summed, a zero drop not listed */
+	sample_named(&a, 1000, 1);
+	text = NULL;
+	f = open_memstream(&text, &len);
+	CHECK(f);
+	stats_print_counters(&b, f, false);
+	stats_print_rates(&a, &b, f, false);
+	stats_print_counters(&b, f, true);
+	stats_print_rates(&a, &b, f, true);
+	fclose(f);
+	CHECK(!strstr(text, "total "));
+	CHECK(!strstr(text, "queue "));
+	CHECK(strstr(text, "wg0: wireguard, up, data path tun-offload\n"));
+	CHECK(strstr(text, "\ndrops                                    12\n"));
+	CHECK_EQ(count_of(text, "  drop_replay "), 1); /* counters only: a rate view sums */
+	CHECK(!strstr(text, "  drop_mac1 "));
+	CHECK(strstr(text, "\ndrops                                 4\n")); /* per s */
+	CHECK(strstr(text,
+		     "\"counters\":{\"udp_gso_sends\":900,\"drop_replay\":12,\"drop_mac1\":0}"));
+	CHECK(strstr(text,
+		     "\"counters\":{\"udp_gso_sends\":300,\"drop_replay\":4,\"drop_mac1\":0}"));
+	free(text);
+}
+
 /* include/pxp_counters.h: every counter has its own key and a report field or none. */
 TEST(every_counter_has_a_key_and_a_field)
 {
@@ -237,6 +314,7 @@ int main(void)
 	RUN(too_many_queues_or_netdevs_refused);
 	RUN(rates_per_second);
 	RUN(views_carry_the_rows);
+	RUN(named_counters);
 	RUN(every_counter_has_a_key_and_a_field);
 	RUN(every_field_once_in_the_json);
 	return check_summary();

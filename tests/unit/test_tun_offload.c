@@ -155,11 +155,13 @@ static int coalesce(int n, const uint8_t **out, size_t *out_len)
 
 	tun_gro_init(&gro);
 	for (int i = 0; i < n; i++) {
-		if (tun_gro_add(&gro, seg[i], seg_len[i]))
+		enum tun_gro_verdict v = tun_gro_add(&gro, seg[i], seg_len[i]);
+
+		if (v == TUN_GRO_JOINED)
 			continue;
 		*out_len = tun_gro_finish(&gro, out);
 		written++;
-		if (!tun_gro_add(&gro, seg[i], seg_len[i]))
+		if (v != TUN_GRO_FLUSH || !tun_gro_start(&gro))
 			return -1;
 	}
 	*out_len = tun_gro_finish(&gro, out);
@@ -235,9 +237,9 @@ TEST(tcp_flags_per_segment)
 	CHECK_EQ(seg[1][33], 0x10);
 	CHECK_EQ(seg[2][33], 0x19);
 	tun_gro_init(&gro);
-	CHECK(!tun_gro_add(&gro, seg[0], seg_len[0])); /* CWR */
-	CHECK(tun_gro_add(&gro, seg[1], seg_len[1]));
-	CHECK(!tun_gro_add(&gro, seg[2], seg_len[2])); /* FIN */
+	CHECK_EQ(tun_gro_add(&gro, seg[0], seg_len[0]), TUN_GRO_ALONE); /* CWR */
+	CHECK_EQ(tun_gro_add(&gro, seg[1], seg_len[1]), TUN_GRO_JOINED);
+	CHECK_EQ(tun_gro_add(&gro, seg[2], seg_len[2]), TUN_GRO_ALONE); /* FIN */
 }
 
 TEST(udp_segments)
@@ -308,8 +310,8 @@ TEST(coalesce_refusals)
 	CHECK_EQ(split(&h, len, false), 4);
 	/* a gap in the sequence: two superpackets */
 	tun_gro_init(&gro);
-	CHECK(tun_gro_add(&gro, seg[0], seg_len[0]));
-	CHECK(!tun_gro_add(&gro, seg[2], seg_len[2]));
+	CHECK_EQ(tun_gro_add(&gro, seg[0], seg_len[0]), TUN_GRO_JOINED);
+	CHECK_EQ(tun_gro_add(&gro, seg[2], seg_len[2]), TUN_GRO_FLUSH);
 	/* another flow (port), other options (timestamp), another ack */
 	for (int f = 0; f < 3; f++) {
 		static const size_t at[] = { 20 + 1, 20 + 31, 20 + 11 };
@@ -321,28 +323,64 @@ TEST(coalesce_refusals)
 		      (uint16_t)~ref_fold(ref_sum(keep + 12, 8, 6 + (uint32_t)(seg_len[1] - 20)) +
 					  ref_sum(keep + 20, seg_len[1] - 20, 0)));
 		CHECK_EQ(ref_l4(keep, seg_len[1]), 0xffff);
-		CHECK(!tun_gro_add(&gro, keep, seg_len[1]));
+		CHECK_EQ(tun_gro_add(&gro, keep, seg_len[1]), TUN_GRO_FLUSH);
 	}
 	/* a wrong TCP checksum is never hidden inside a superpacket */
 	memcpy(keep, seg[1], seg_len[1]);
 	keep[100] ^= 0x55;
-	CHECK(!tun_gro_add(&gro, keep, seg_len[1]));
+	CHECK_EQ(tun_gro_add(&gro, keep, seg_len[1]), TUN_GRO_ALONE);
 	/* a wrong IPv4 header checksum neither */
 	memcpy(keep, seg[1], seg_len[1]);
 	keep[8] = 63;
-	CHECK(!tun_gro_add(&gro, keep, seg_len[1]));
-	CHECK(tun_gro_add(&gro, seg[1], seg_len[1]));
+	CHECK_EQ(tun_gro_add(&gro, keep, seg_len[1]), TUN_GRO_ALONE);
+	CHECK_EQ(tun_gro_add(&gro, seg[1], seg_len[1]), TUN_GRO_JOINED);
 	CHECK_EQ(tun_gro_finish(&gro, &out), TUN_VNET_LEN + 20 + 32 + 2 * MSS);
 	/* a short segment ends it: nothing joins after it */
-	CHECK(tun_gro_add(&gro, seg[2], seg_len[2]));
-	CHECK(tun_gro_add(&gro, seg[3], seg_len[3]));
-	CHECK(!tun_gro_add(&gro, seg[3], seg_len[3]));
+	CHECK_EQ(tun_gro_add(&gro, seg[2], seg_len[2]), TUN_GRO_JOINED);
+	CHECK_EQ(tun_gro_add(&gro, seg[3], seg_len[3]), TUN_GRO_JOINED);
+	CHECK_EQ(tun_gro_add(&gro, seg[3], seg_len[3]), TUN_GRO_FLUSH);
 	CHECK_EQ(tun_gro_finish(&gro, &out), TUN_VNET_LEN + 20 + 32 + 2 * MSS - 100);
 	/* not TCP, an IPv4 fragment, a pure ACK */
 	memcpy(keep, seg[0], 52);
 	set16(keep + 2, 52);
-	CHECK(!tun_gro_add(&gro, keep, 52));
-	CHECK(!tun_gro_add(&gro, (const uint8_t *)"\x45\x00\x00\x14", 4));
+	CHECK_EQ(tun_gro_add(&gro, keep, 52), TUN_GRO_ALONE);
+	CHECK_EQ(tun_gro_add(&gro, (const uint8_t *)"\x45\x00\x00\x14", 4), TUN_GRO_ALONE);
+}
+
+/*
+ * A coalescable segment that does not follow the pending superpacket is held, checked,
+ * and starts the next one only once that is finished; the next offer forgets it.
+ */
+TEST(coalesce_flush_then_start)
+{
+	struct virtio_net_hdr h, back;
+	size_t len = make_tcp(false, 4 * MSS, 0x10, &h);
+	const uint8_t *out;
+
+	CHECK_EQ(split(&h, len, false), 4);
+	tun_gro_init(&gro);
+	CHECK(!tun_gro_start(&gro)); /* nothing held */
+	CHECK_EQ(tun_gro_add(&gro, seg[0], seg_len[0]), TUN_GRO_JOINED);
+	CHECK_EQ(tun_gro_add(&gro, seg[2], seg_len[2]), TUN_GRO_FLUSH);
+	CHECK(!tun_gro_start(&gro)); /* seg[0] still pending: it would be lost */
+	CHECK_EQ(tun_gro_finish(&gro, &out), TUN_VNET_LEN + seg_len[0]);
+	CHECK_MEM(out + TUN_VNET_LEN, seg[0], seg_len[0]);
+	CHECK(tun_gro_start(&gro));
+	CHECK(!tun_gro_start(&gro)); /* taken once */
+	CHECK_EQ(tun_gro_add(&gro, seg[3], seg_len[3]), TUN_GRO_JOINED);
+	CHECK_EQ(tun_gro_finish(&gro, &out), TUN_VNET_LEN + 20 + 32 + 2 * MSS);
+	memcpy(&back, out, sizeof(back));
+	CHECK_EQ(back.gso_type, VIRTIO_NET_HDR_GSO_TCPV4);
+	CHECK_EQ(be32(out + TUN_VNET_LEN + 24), be32(seg[2] + 24)); /* seg[2]'s sequence */
+	CHECK_MEM(out + TUN_VNET_LEN + 52, seg[2] + 52, MSS);
+	CHECK_MEM(out + TUN_VNET_LEN + 52 + MSS, seg[3] + 52, MSS);
+	CHECK_EQ(gro.superpackets, 1);
+	/* a FLUSH forgotten by the next offer; never after ALONE */
+	CHECK_EQ(tun_gro_add(&gro, seg[1], seg_len[1]), TUN_GRO_JOINED);
+	CHECK_EQ(tun_gro_add(&gro, seg[3], seg_len[3]), TUN_GRO_FLUSH);
+	CHECK_EQ(tun_gro_add(&gro, (const uint8_t *)"\x45\x00\x00\x14", 4), TUN_GRO_ALONE);
+	tun_gro_finish(&gro, &out);
+	CHECK(!tun_gro_start(&gro));
 }
 
 /*
@@ -364,7 +402,7 @@ TEST(coalesce_refuses_oversized)
 	set16(big + 40 + 16, (uint16_t)~ref_l4(big, sizeof(big)));
 	CHECK_EQ(ref_l4(big, sizeof(big)), 0xffff);
 	tun_gro_init(&gro);
-	CHECK(!tun_gro_add(&gro, big, sizeof(big)));
+	CHECK_EQ(tun_gro_add(&gro, big, sizeof(big)), TUN_GRO_ALONE);
 }
 
 /* Each hostile header refused by name, never a crash; the packet untouched. */
@@ -446,6 +484,7 @@ int main(void)
 	RUN(udp_segments);
 	RUN(needs_csum_completed);
 	RUN(coalesce_refusals);
+	RUN(coalesce_flush_then_start);
 	RUN(coalesce_refuses_oversized);
 	RUN(hostile_vnet_headers);
 	return check_summary();

@@ -424,7 +424,9 @@ static const struct command commands[] = {
 	  &config_down_options, cmd_down, true },
 	{ "status", "show the session(s): state, addresses, counters", &config_status_options,
 	  cmd_status, true },
-	{ "stats", "data path counters per queue; --watch: live rates (packets/s, bits/s)",
+	{ "stats",
+	  "data path counters per queue (a WireGuard interface: traffic, batching, drops); "
+	  "--watch: live rates (packets/s, bits/s)",
 	  &config_stats_options, cmd_stats, true },
 	{ "discover", "list the access concentrators and services on IFACE",
 	  &config_discover_options, cmd_discover, true },

@@ -43,7 +43,29 @@ void stats_snapshot_write(const struct stats_snapshot *s, FILE *out)
 		fprintf(out, "netdev %s %" PRIu64 " %" PRIu64 " %" PRIu64 " %" PRIu64 "\n",
 			n->ifname, n->rx_packets, n->rx_bytes, n->tx_packets, n->tx_bytes);
 	}
+	for (i = 0; i < s->nr_counters && i < STATS_MAX_COUNTERS; i++)
+		fprintf(out, "counter %s %" PRIu64 "\n", s->counter[i].name, s->counter[i].value);
 	fputs("end\n", out);
+}
+
+int stats_counter_add(struct stats_snapshot *s, const char *name, uint64_t value)
+{
+	struct stats_counter *c;
+	size_t len = strlen(name);
+
+	if (!len || len >= STATS_COUNTER_NAME)
+		return -EINVAL;
+	if (s->nr_counters >= STATS_MAX_COUNTERS)
+		return -ENOSPC;
+	c = &s->counter[s->nr_counters++];
+	memcpy(c->name, name, len + 1);
+	c->value = value;
+	return 0;
+}
+
+bool stats_counter_is_drop(const char *name)
+{
+	return !strncmp(name, STATS_DROP_PREFIX, sizeof(STATS_DROP_PREFIX) - 1);
 }
 
 /* Splits line into at most max space-separated words; the count or -1 if there are more. */
@@ -115,6 +137,23 @@ static int parse_netdev(struct stats_snapshot *s, char **w, int n)
 	return 0;
 }
 
+/* "counter NAME VALUE", each name once. */
+static int parse_counter(struct stats_snapshot *s, char **w, int n)
+{
+	struct stats_counter *c;
+
+	if (n != 3 || s->nr_counters >= STATS_MAX_COUNTERS)
+		return -EBADMSG;
+	c = &s->counter[s->nr_counters];
+	if (copy_name(c->name, sizeof(c->name), w[1]) || parse_u64(w[2], &c->value))
+		return -EBADMSG;
+	for (unsigned int i = 0; i < s->nr_counters; i++)
+		if (!strcmp(s->counter[i].name, c->name))
+			return -EBADMSG;
+	s->nr_counters++;
+	return 0;
+}
+
 static int parse_line(struct stats_snapshot *s, char *line)
 {
 	char *w[QUEUE_WORDS + 1];
@@ -126,6 +165,8 @@ static int parse_line(struct stats_snapshot *s, char *line)
 		return parse_queue(s, w, n);
 	if (!strcmp(w[0], "netdev"))
 		return parse_netdev(s, w, n);
+	if (!strcmp(w[0], "counter"))
+		return parse_counter(s, w, n);
 	if (n != 2)
 		return -EBADMSG;
 	if (!strcmp(w[0], "iface"))
@@ -232,6 +273,41 @@ static void text_queue_row(FILE *out, const char *label, const struct pxp_dp_que
 	fputc('\n', out);
 }
 
+/* The queue rows are the data path's; a snapshot of named counters alone has none. */
+static bool has_queue_rows(const struct stats_snapshot *s)
+{
+	return s->dp.nr_queues || !s->nr_counters;
+}
+
+static void json_counters(struct status_writer *w, const struct stats_snapshot *s)
+{
+	status_object_begin(w, "counters");
+	for (unsigned int i = 0; i < s->nr_counters; i++)
+		status_u64(w, s->counter[i].name, s->counter[i].value);
+	status_object_end(w);
+}
+
+/* The named counters but the drops, then the drops' sum and the non-zero drops. */
+static void text_counters(FILE *out, const struct stats_snapshot *s)
+{
+	uint64_t drops = 0;
+	unsigned int i;
+
+	fprintf(out, "%-28s %14s\n", "counter", "value");
+	for (i = 0; i < s->nr_counters; i++) {
+		if (stats_counter_is_drop(s->counter[i].name))
+			drops += s->counter[i].value;
+		else
+			fprintf(out, "%-28s %14" PRIu64 "\n", s->counter[i].name,
+				s->counter[i].value);
+	}
+	fprintf(out, "%-28s %14" PRIu64 "\n", "drops", drops);
+	for (i = 0; i < s->nr_counters; i++)
+		if (stats_counter_is_drop(s->counter[i].name) && s->counter[i].value)
+			fprintf(out, "  %-26s %14" PRIu64 "\n", s->counter[i].name,
+				s->counter[i].value);
+}
+
 void stats_print_counters(const struct stats_snapshot *s, FILE *out, bool json)
 {
 	struct pxp_dp_queue_stats total;
@@ -259,24 +335,28 @@ void stats_print_counters(const struct stats_snapshot *s, FILE *out, bool json)
 			status_object_end(&w);
 		}
 		status_array_end(&w);
+		json_counters(&w, s);
 		status_end(&w);
 		return;
 	}
 	fprintf(out, "%s: %s, %s, data path %s\n", s->iface, s->role, s->state, s->mode);
-	text_queue_header(out);
-	for (i = 0; i < s->dp.nr_queues; i++) {
-		snprintf(label, sizeof(label), "%u", i);
-		text_queue_row(out, label, &s->dp.queue[i]);
+	if (has_queue_rows(s)) {
+		text_queue_header(out);
+		for (i = 0; i < s->dp.nr_queues; i++) {
+			snprintf(label, sizeof(label), "%u", i);
+			text_queue_row(out, label, &s->dp.queue[i]);
+		}
+		text_queue_row(out, "total", &total);
 	}
-	text_queue_row(out, "total", &total);
-	if (!s->nr_netdevs)
-		return;
-	fprintf(out, "%-15s %12s %14s %12s %14s\n", "netdev", "rx_packets", "rx_bytes",
-		"tx_packets", "tx_bytes");
+	if (s->nr_netdevs)
+		fprintf(out, "%-15s %12s %14s %12s %14s\n", "netdev", "rx_packets", "rx_bytes",
+			"tx_packets", "tx_bytes");
 	for (i = 0; i < s->nr_netdevs; i++)
 		fprintf(out, "%-15s %12" PRIu64 " %14" PRIu64 " %12" PRIu64 " %14" PRIu64 "\n",
 			s->netdev[i].ifname, s->netdev[i].rx_packets, s->netdev[i].rx_bytes,
 			s->netdev[i].tx_packets, s->netdev[i].tx_bytes);
+	if (s->nr_counters)
+		text_counters(out, s);
 }
 
 /* ------------------------------------------------------------ rates */
@@ -332,6 +412,19 @@ void stats_netdev_rates(const struct stats_snapshot *prev, const struct stats_sn
 	r->tx_pps = rate(a->tx_packets, b->tx_packets, ms);
 	r->rx_bps = rate(a->rx_bytes, b->rx_bytes, ms) * 8;
 	r->tx_bps = rate(a->tx_bytes, b->tx_bytes, ms) * 8;
+}
+
+uint64_t stats_counter_rate(const struct stats_snapshot *prev, const struct stats_snapshot *cur,
+			    unsigned int i)
+{
+	uint64_t before = 0;
+
+	if (i >= cur->nr_counters || i >= STATS_MAX_COUNTERS)
+		return 0;
+	for (unsigned int j = 0; j < prev->nr_counters && j < STATS_MAX_COUNTERS; j++)
+		if (!strcmp(prev->counter[j].name, cur->counter[i].name))
+			before = prev->counter[j].value;
+	return rate(before, cur->counter[i].value, elapsed_ms(prev, cur));
 }
 
 /* 1234567 -> "1.23M": rates are read at a glance. */
@@ -390,6 +483,24 @@ static void json_rates(struct status_writer *w, const char *label, unsigned int 
 	status_object_end(w);
 }
 
+/* Each named counter per second but the drops, then the drops' sum. */
+static void text_counter_rates(FILE *out, const struct stats_snapshot *prev,
+			       const struct stats_snapshot *cur)
+{
+	uint64_t drops = 0, r;
+	char buf[16];
+
+	fprintf(out, "%-28s %10s\n", "counter", "per s");
+	for (unsigned int i = 0; i < cur->nr_counters; i++) {
+		r = stats_counter_rate(prev, cur, i);
+		if (stats_counter_is_drop(cur->counter[i].name))
+			drops += r;
+		else
+			fprintf(out, "%-28s %10s\n", cur->counter[i].name, si(r, buf, sizeof(buf)));
+	}
+	fprintf(out, "%-28s %10s\n", "drops", si(drops, buf, sizeof(buf)));
+}
+
 void stats_print_rates(const struct stats_snapshot *prev, const struct stats_snapshot *cur,
 		       FILE *out, bool json)
 {
@@ -427,19 +538,25 @@ void stats_print_rates(const struct stats_snapshot *prev, const struct stats_sna
 			status_object_end(&w);
 		}
 		status_array_end(&w);
+		status_object_begin(&w, "counters");
+		for (i = 0; i < cur->nr_counters; i++)
+			status_u64(&w, cur->counter[i].name, stats_counter_rate(prev, cur, i));
+		status_object_end(&w);
 		status_end(&w);
 		fflush(out);
 		return;
 	}
 	fprintf(out, "%s: %s, %s, data path %s; per second over the last %.1f s\n", cur->iface,
 		cur->role, cur->state, cur->mode, (double)ms / 1000.0);
-	text_rate_header(out);
-	for (i = 0; i < cur->dp.nr_queues; i++) {
-		stats_queue_rates(prev, cur, i, &r);
-		snprintf(label, sizeof(label), "%u", i);
-		text_rate_row(out, label, &r);
+	if (has_queue_rows(cur)) {
+		text_rate_header(out);
+		for (i = 0; i < cur->dp.nr_queues; i++) {
+			stats_queue_rates(prev, cur, i, &r);
+			snprintf(label, sizeof(label), "%u", i);
+			text_rate_row(out, label, &r);
+		}
+		text_rate_row(out, "total", &total);
 	}
-	text_rate_row(out, "total", &total);
 	if (cur->nr_netdevs)
 		fprintf(out, "%-15s %10s %10s %10s %10s\n", "netdev", "rx pkt", "rx bit", "tx pkt",
 			"tx bit");
@@ -449,5 +566,7 @@ void stats_print_rates(const struct stats_snapshot *prev, const struct stats_sna
 			si(nr.rx_pps, a, sizeof(a)), si(nr.rx_bps, b, sizeof(b)),
 			si(nr.tx_pps, c, sizeof(c)), si(nr.tx_bps, d, sizeof(d)));
 	}
+	if (cur->nr_counters)
+		text_counter_rates(out, prev, cur);
 	fflush(out);
 }

@@ -76,6 +76,16 @@ static int read_command(int fd, char *cmd, size_t cap)
 	return cmd[0] ? 0 : -EBADMSG;
 }
 
+#define HELP_COMMAND "help"
+
+/* Every daemon's "help": its table, one line a command (the liveness probe asks it too). */
+static void list_commands(const struct control_command *cmds, FILE *reply)
+{
+	for (const struct control_command *cmd = cmds; cmd->name; cmd++)
+		fprintf(reply, "%-12s %s\n", cmd->name, cmd->help);
+	fprintf(reply, "%-12s %s\n", HELP_COMMAND, "this list");
+}
+
 static void run_command(struct control_server *c, const char *name, FILE *reply)
 {
 	const struct control_command *cmd;
@@ -86,7 +96,10 @@ static void run_command(struct control_server *c, const char *name, FILE *reply)
 			return;
 		}
 	}
-	fputs("error: unknown command\n", reply);
+	if (!strcmp(name, HELP_COMMAND))
+		list_commands(c->commands, reply);
+	else
+		fputs("error: unknown command\n", reply);
 }
 
 static void serve_one(struct control_server *c)
@@ -144,7 +157,8 @@ bool control_daemon_running(const char *iface)
 	fd = connect_to(path);
 	if (fd < 0)
 		return false;
-	answered = !pxp_write_all(fd, "help\n", 5) && read(fd, &byte, 1) == 1;
+	answered = !pxp_write_all(fd, HELP_COMMAND "\n", sizeof(HELP_COMMAND "\n") - 1) &&
+		   read(fd, &byte, 1) == 1;
 	close(fd);
 	return answered;
 }

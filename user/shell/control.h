@@ -2,8 +2,9 @@
 /*
  * The control socket of a running daemon: a unix stream socket RUN_DIR/IFACE.ctl (see
  * pxp_run_dir()), root only. A client sends one command line ("status", "status-json", "stats",
- * "down", "help"), reads the reply until the daemon closes the connection. The daemon answers
- * synchronously from its loop, with socket timeouts so a stuck client cannot stall it.
+ * "down"; "help", which this module answers from the daemon's table for every daemon), reads
+ * the reply until the daemon closes the connection. The daemon answers synchronously from its
+ * loop, with socket timeouts so a stuck client cannot stall it.
  *
  * Concurrency: the server side runs in the daemon's single thread.
  */
@@ -21,8 +22,8 @@
 
 /*
  * One command the daemon answers: run writes the reply (may be empty). A daemon's commands
- * are a table ending with a { NULL } entry (see session_shell.c); anything else gets
- * "error: unknown command".
+ * are a table ending with a { NULL } entry (see session_shell.c); "help" lists it; anything
+ * else gets "error: unknown command".
  */
 struct control_command {
 	const char *name;

@@ -80,26 +80,14 @@ static void cmd_down(void *ctx, FILE *reply)
 	fputs("ok\n", reply);
 }
 
-static void cmd_help(void *ctx, FILE *reply);
-
 /* The control socket's commands, for the client and the server alike. */
 static const struct control_command shell_commands[] = {
 	{ "status", cmd_status, "the daemon's state, sessions and counters" },
 	{ "status-json", cmd_status_json, "the same as one JSON object" },
 	{ "stats", cmd_stats, "a snapshot of the data path counters, for pppoe-xp stats" },
 	{ "down", cmd_down, "end the session(s) and stop the daemon" },
-	{ "help", cmd_help, "this list" },
 	{ NULL },
 };
-
-static void cmd_help(void *ctx, FILE *reply)
-{
-	const struct control_command *cmd;
-
-	(void)ctx;
-	for (cmd = shell_commands; cmd->name; cmd++)
-		fprintf(reply, "%-12s %s\n", cmd->name, cmd->help);
-}
 
 /* ------------------------------------------------------------ status sections */
 

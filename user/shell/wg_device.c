@@ -55,6 +55,7 @@
 #include "noise.h"
 #include "ratelimit.h"
 #include "run_dir.h"
+#include "stats_report.h"
 #include "status.h"
 #include "uapi.h"
 #include "uapi_server.h"
@@ -197,7 +198,7 @@ struct wg_device {
 	bool tun_gone;
 	bool stop; /* `pppoe-xp down IFNAME` */
 	bool has_ctl;
-	struct control_server ctl; /* RUN_DIR/IFNAME.ctl: status, status-json, down */
+	struct control_server ctl; /* RUN_DIR/IFNAME.ctl: status, status-json, stats, down */
 	unsigned int mtu;
 
 	bool has_key;
@@ -225,6 +226,10 @@ struct wg_device {
 	bool drops_file;	/* written at least once */
 	uint64_t next_housekeep_ms;
 
+	/* Inner packets read from and written to the TUN (segments, not superpackets); UDP
+	 * datagrams received and sent, every message type. */
+	uint64_t tun_read_packets, tun_read_bytes, tun_written_packets, tun_written_bytes;
+	uint64_t udp_rx_datagrams, udp_rx_bytes, udp_tx_datagrams, udp_tx_bytes;
 	/* Offloads: TUN superpackets (tun_offload.h), UDP GSO on send, UDP GRO on receive. */
 	bool tun_offload, udp_gso, udp_gro;
 	uint64_t tun_superpackets, tun_segments; /* read from the TUN, and their segments */
@@ -292,14 +297,35 @@ static void drop(struct wg_device *d, enum wg_dev_drop why)
 	d->dev_drops[why]++;
 }
 
+/* Every drop reason, the core's (but WG_OK) and then the shell's, numbered 0..N_DROPS-1. */
+#define N_DROPS (WG_DROP_COUNT - 1 + DEV_DROP_COUNT)
+
+static uint64_t drop_count(const struct wg_device *d, unsigned int i)
+{
+	return i < WG_DROP_COUNT - 1 ? d->core_drops[i + 1] : d->dev_drops[i - (WG_DROP_COUNT - 1)];
+}
+
+/* Reason i as a word: WG_DROP_MAC1 is "mac1", a shell reason its name. */
+static const char *drop_name(unsigned int i, char word[32])
+{
+	const char *enum_name;
+	size_t k;
+
+	if (i >= WG_DROP_COUNT - 1)
+		return dev_drop_names[i - (WG_DROP_COUNT - 1)];
+	enum_name = core_drop_names[i + 1] + CORE_DROP_PREFIX_LEN;
+	for (k = 0; enum_name[k] && k < 31; k++)
+		word[k] = (char)tolower((unsigned char)enum_name[k]);
+	word[k] = '\0';
+	return word;
+}
+
 static uint64_t drops_total(const struct wg_device *d)
 {
 	uint64_t n = 0;
 
-	for (int i = 1; i < WG_DROP_COUNT; i++)
-		n += d->core_drops[i];
-	for (int i = 0; i < DEV_DROP_COUNT; i++)
-		n += d->dev_drops[i];
+	for (unsigned int i = 0; i < N_DROPS; i++)
+		n += drop_count(d, i);
 	return n;
 }
 
@@ -553,6 +579,8 @@ static void tx_flush(struct wg_device *d)
 		}
 		for (int i = 0; i < n; i++) {
 			t->peer[done + i]->tx_bytes += t->iov[done + i].iov_len;
+			d->udp_tx_datagrams += t->segs[done + i];
+			d->udp_tx_bytes += t->iov[done + i].iov_len;
 			if (t->segs[done + i] > 1) {
 				d->gso_sends++;
 				d->gso_datagrams += t->segs[done + i];
@@ -899,6 +927,8 @@ static void tun_packet(struct wg_device *d, const uint8_t *buf, size_t n)
 	struct peer *p;
 	int family;
 
+	d->tun_read_packets++;
+	d->tun_read_bytes += n;
 	if (!inner_len(buf, n)) {
 		drop(d, DEV_DROP_inner);
 		return;
@@ -1028,8 +1058,11 @@ static void send_cookie_reply(struct wg_device *d, const void *msg, size_t len,
 	if (wg_cookie_reply_create(&r, &d->local, msg, len, c))
 		return;
 	alen = udp_addr_out(d, to, &a);
-	if (alen)
-		sendto(d->udp_fd, &r, sizeof(r), MSG_DONTWAIT, (const struct sockaddr *)&a, alen);
+	if (alen && sendto(d->udp_fd, &r, sizeof(r), MSG_DONTWAIT, (const struct sockaddr *)&a,
+			   alen) == (ssize_t)sizeof(r)) {
+		d->udp_tx_datagrams++;
+		d->udp_tx_bytes += sizeof(r);
+	}
 }
 
 /*
@@ -1208,14 +1241,19 @@ static void tun_gro_flush(struct wg_device *d)
  */
 static void tun_deliver(struct wg_device *d, uint8_t *pkt, size_t n)
 {
+	enum tun_gro_verdict v;
+
+	d->tun_written_packets++;
+	d->tun_written_bytes += n;
 	if (!d->tun_offload) {
 		tun_write(d, pkt, n);
 		return;
 	}
-	if (tun_gro_add(&d->gro, pkt, n))
+	v = tun_gro_add(&d->gro, pkt, n);
+	if (v == TUN_GRO_JOINED)
 		return;
 	tun_gro_flush(d);
-	if (tun_gro_add(&d->gro, pkt, n))
+	if (v == TUN_GRO_FLUSH && tun_gro_start(&d->gro))
 		return;
 	memset(pkt - TUN_VNET_LEN, 0, TUN_VNET_LEN);
 	tun_write(d, pkt - TUN_VNET_LEN, n + TUN_VNET_LEN);
@@ -1341,6 +1379,8 @@ static void rx_message(struct wg_device *d, uint8_t *msg, size_t len,
 	enum wg_message_type type;
 	enum wg_drop r = wg_message_check(msg, len, &type);
 
+	d->udp_rx_datagrams++;
+	d->udp_rx_bytes += len;
 	if (r != WG_OK) {
 		d->core_drops[r]++;
 		return;
@@ -1804,17 +1844,6 @@ static const struct uapi_server_ops uapi_ops = { .get = uapi_get_op, .set = uapi
 
 /* ---- the loop ------------------------------------------------------------------ */
 
-/* A core reason's enum name as a word: WG_DROP_MAC1 is mac1. */
-static const char *drop_word(const char *enum_name, char out[32])
-{
-	size_t i;
-
-	for (i = 0; enum_name[CORE_DROP_PREFIX_LEN + i] && i < 31; i++)
-		out[i] = (char)tolower((unsigned char)enum_name[CORE_DROP_PREFIX_LEN + i]);
-	out[i] = '\0';
-	return out;
-}
-
 /* RUN_DIR/IFNAME.wg: the drop counters by reason, rewritten when they change. */
 static void write_drops(struct wg_device *d)
 {
@@ -1829,12 +1858,9 @@ static void write_drops(struct wg_device *d)
 	f = fopen(tmp, "w");
 	if (!f)
 		return;
-	for (int i = 1; i < WG_DROP_COUNT; i++)
-		fprintf(f, "drop_%s %llu\n", drop_word(core_drop_names[i], word),
-			(unsigned long long)d->core_drops[i]);
-	for (int i = 0; i < DEV_DROP_COUNT; i++)
-		fprintf(f, "drop_%s %llu\n", dev_drop_names[i],
-			(unsigned long long)d->dev_drops[i]);
+	for (unsigned int i = 0; i < N_DROPS; i++)
+		fprintf(f, "%s%s %llu\n", STATS_DROP_PREFIX, drop_name(i, word),
+			(unsigned long long)drop_count(d, i));
 	if (fclose(f) == 0 && rename(tmp, d->stats_path) == 0) {
 		d->drops_written = total;
 		d->drops_file = true;
@@ -1847,20 +1873,50 @@ static void log_drops(const struct wg_device *d)
 	char line[512], word[32];
 	int off = 0;
 
-	for (int i = 1; i < WG_DROP_COUNT && off < (int)sizeof(line); i++)
-		if (d->core_drops[i])
+	for (unsigned int i = 0; i < N_DROPS && off < (int)sizeof(line); i++)
+		if (drop_count(d, i))
 			off += snprintf(line + off, sizeof(line) - (size_t)off, " %s=%llu",
-					drop_word(core_drop_names[i], word),
-					(unsigned long long)d->core_drops[i]);
-	for (int i = 0; i < DEV_DROP_COUNT && off < (int)sizeof(line); i++)
-		if (d->dev_drops[i])
-			off += snprintf(line + off, sizeof(line) - (size_t)off, " %s=%llu",
-					dev_drop_names[i], (unsigned long long)d->dev_drops[i]);
+					drop_name(i, word), (unsigned long long)drop_count(d, i));
 	if (off)
 		pxp_info("%s: drops:%s", d->s->ifname, line);
 }
 
-/* ---- status on the control socket (pppoe-xp status IFNAME [--json]) ------------- */
+/* ---- status and stats on the control socket (pppoe-xp status|stats IFNAME) ------- */
+
+/*
+ * The device's counters by name: X(name, value). Its traffic, the inner packets and bytes
+ * both ways (stats has them as the TUN's netdev row), then UDP datagrams and bytes both
+ * ways; TSO superpackets read and their segments; superpackets written and the segments
+ * joined into them; UDP GRO reads and GSO sends and their datagrams.
+ */
+#define DEV_TRAFFIC(X)                                 \
+	X(tun_packets_read, d->tun_read_packets)       \
+	X(tun_bytes_read, d->tun_read_bytes)           \
+	X(tun_packets_written, d->tun_written_packets) \
+	X(tun_bytes_written, d->tun_written_bytes)
+#define DEV_COUNTERS(X)                                  \
+	X(udp_datagrams_received, d->udp_rx_datagrams)   \
+	X(udp_bytes_received, d->udp_rx_bytes)           \
+	X(udp_datagrams_sent, d->udp_tx_datagrams)       \
+	X(udp_bytes_sent, d->udp_tx_bytes)               \
+	X(tun_superpackets_read, d->tun_superpackets)    \
+	X(tun_segments_read, d->tun_segments)            \
+	X(tun_superpackets_written, d->gro.superpackets) \
+	X(tun_segments_written, d->gro.coalesced)        \
+	X(udp_gro_reads, d->gro_reads)                   \
+	X(udp_gro_datagrams, d->gro_datagrams)           \
+	X(udp_gso_sends, d->gso_sends)                   \
+	X(udp_gso_datagrams, d->gso_datagrams)
+
+#define DEV_COUNTER_ONE(name, value) +1
+_Static_assert(0 DEV_COUNTERS(DEV_COUNTER_ONE) + N_DROPS <= STATS_MAX_COUNTERS,
+	       "a stats snapshot holds every counter and drop reason");
+#undef DEV_COUNTER_ONE
+
+static const char *device_state(const struct wg_device *d)
+{
+	return d->has_key ? "up" : "no private key";
+}
 
 /* A key as wg(8) shows it: standard base64, 44 characters. */
 static void key_base64(const uint8_t key[WG_KEY_LEN], char out[45])
@@ -1909,7 +1965,7 @@ static void write_status(struct wg_device *d, FILE *out, bool json)
 	status_str(&w, "iface", d->s->ifname);
 	status_str(&w, "role", "wireguard");
 	status_u64(&w, "pid", (uint64_t)getpid());
-	status_str(&w, "state", d->has_key ? "up" : "no private key");
+	status_str(&w, "state", device_state(d));
 	if (d->has_key)
 		key_base64(d->local.key.pub, key);
 	status_str(&w, "public_key", d->has_key ? key : NULL);
@@ -1921,16 +1977,10 @@ static void write_status(struct wg_device *d, FILE *out, bool json)
 	status_str(&w, "udp_gso", d->udp_gso ? "on" : "off");
 	status_str(&w, "udp_gro", d->udp_gro ? "on" : "off");
 	status_u64(&w, "crypto_threads", d->threads);
-	/* TSO superpackets read and their segments; superpackets written and the segments
-	 * joined into them; UDP GSO sends and GRO reads and their datagrams. */
-	status_u64(&w, "tun_superpackets_read", d->tun_superpackets);
-	status_u64(&w, "tun_segments_read", d->tun_segments);
-	status_u64(&w, "tun_superpackets_written", d->gro.superpackets);
-	status_u64(&w, "tun_segments_written", d->gro.coalesced);
-	status_u64(&w, "udp_gso_sends", d->gso_sends);
-	status_u64(&w, "udp_gso_datagrams", d->gso_datagrams);
-	status_u64(&w, "udp_gro_reads", d->gro_reads);
-	status_u64(&w, "udp_gro_datagrams", d->gro_datagrams);
+#define STATUS_COUNTER(name, value) status_u64(&w, #name, value);
+	DEV_TRAFFIC(STATUS_COUNTER)
+	DEV_COUNTERS(STATUS_COUNTER)
+#undef STATUS_COUNTER
 	status_array_begin(&w, "peers");
 	for (struct peer *p = d->peers; p; p = p->next) {
 		struct uapi_endpoint e;
@@ -1962,12 +2012,9 @@ static void write_status(struct wg_device *d, FILE *out, bool json)
 	}
 	status_array_end(&w);
 	status_object_begin(&w, "drops");
-	for (int i = 1; i < WG_DROP_COUNT; i++)
-		if (d->core_drops[i])
-			status_u64(&w, drop_word(core_drop_names[i], word), d->core_drops[i]);
-	for (int i = 0; i < DEV_DROP_COUNT; i++)
-		if (d->dev_drops[i])
-			status_u64(&w, dev_drop_names[i], d->dev_drops[i]);
+	for (unsigned int i = 0; i < N_DROPS; i++)
+		if (drop_count(d, i))
+			status_u64(&w, drop_name(i, word), drop_count(d, i));
 	status_object_end(&w);
 	status_end(&w);
 }
@@ -1982,6 +2029,47 @@ static void ctl_status_json(void *ctx, FILE *reply)
 	write_status(ctx, reply, true);
 }
 
+/*
+ * One snapshot for `pppoe-xp stats`: the TUN as the netdev row (rx: written to it, from
+ * the peers; tx: read from it), the counters and every drop reason by name.
+ */
+static void ctl_stats(void *ctx, FILE *reply)
+{
+	struct wg_device *d = ctx;
+	struct stats_snapshot *st = calloc(1, sizeof(*st));
+	struct stats_netdev *n;
+	char name[STATS_COUNTER_NAME], word[32];
+
+	if (!st) {
+		fputs("error: out of memory\n", reply);
+		return;
+	}
+	snprintf(st->iface, sizeof(st->iface), "%s", d->s->ifname);
+	snprintf(st->role, sizeof(st->role), "wireguard");
+	/* one word: "no private key" is "no-private-key" */
+	snprintf(st->state, sizeof(st->state), "%s", device_state(d));
+	for (char *c = st->state; *c; c++)
+		if (*c == ' ')
+			*c = '-';
+	snprintf(st->mode, sizeof(st->mode), "%s", d->tun_offload ? "tun-offload" : "tun-plain");
+	st->time_ms = ev_now_ms();
+	n = &st->netdev[st->nr_netdevs++];
+	snprintf(n->ifname, sizeof(n->ifname), "%s", d->s->ifname);
+	n->rx_packets = d->tun_written_packets;
+	n->rx_bytes = d->tun_written_bytes;
+	n->tx_packets = d->tun_read_packets;
+	n->tx_bytes = d->tun_read_bytes;
+#define STATS_COUNTER(name, value) stats_counter_add(st, #name, value);
+	DEV_COUNTERS(STATS_COUNTER)
+#undef STATS_COUNTER
+	for (unsigned int i = 0; i < N_DROPS; i++) {
+		snprintf(name, sizeof(name), "%s%s", STATS_DROP_PREFIX, drop_name(i, word));
+		stats_counter_add(st, name, drop_count(d, i));
+	}
+	stats_snapshot_write(st, reply);
+	free(st);
+}
+
 static void ctl_down(void *ctx, FILE *reply)
 {
 	struct wg_device *d = ctx;
@@ -1993,6 +2081,7 @@ static void ctl_down(void *ctx, FILE *reply)
 static const struct control_command ctl_commands[] = {
 	{ "status", ctl_status, "the interface and its peers, as wg show" },
 	{ "status-json", ctl_status_json, "the same as one JSON object" },
+	{ "stats", ctl_stats, "a snapshot of the counters, for pppoe-xp stats" },
 	{ "down", ctl_down, "delete the interface and stop" },
 	{ NULL },
 };
