@@ -74,7 +74,6 @@ reset() {
 	end_ns_pids "$NS_ROUTER" "$NS_ISP"
 	rm -rf "$CONF" "$PPP_DIR" "$OUT"
 	mkdir -p "$CONF" "$PPP_DIR" "$OUT"
-	sleep 0.2
 	return 0
 }
 

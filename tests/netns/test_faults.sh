@@ -128,7 +128,7 @@ reset() {
 	ip -n "$NS_ROUTER" link set wan0 up 2>/dev/null
 	ip -n "$NS_ISP" link set isp0 up 2>/dev/null
 	end_ns_pids "$NS_ROUTER" "$NS_ISP"
-	sleep 0.2
+	wait_for 10 link_running "$NS_ROUTER" wan0
 	return 0
 }
 

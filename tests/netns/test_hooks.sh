@@ -67,7 +67,6 @@ reset() {
 	end_ns_pids "$NS_ROUTER" "$NS_ISP"
 	rm -rf "$PPP_DIR" "$OUT"
 	mkdir -p "$PPP_DIR" "$OUT"
-	sleep 0.2
 	return 0
 }
 

@@ -39,7 +39,6 @@ reset() {
 	client down wan0 >/dev/null 2>&1
 	server down isp0 >/dev/null 2>&1
 	end_ns_pids "$NS_ROUTER" "$NS_ISP"
-	sleep 0.2
 	ip -n "$NS_ROUTER" -6 addr flush dev lan1 scope global 2>/dev/null
 	ip -n "$NS_LAN" -6 addr flush dev lan0 scope global 2>/dev/null
 	return 0
