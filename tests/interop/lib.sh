@@ -227,12 +227,18 @@ pings_through_session() { # NS GUEST GUEST_SIDE_IP HOST_SIDE_IP
 }
 
 # Kills what a case left running in NS: only our own programs, since the guest's qemu lives
-# in that namespace too.
+# in that namespace too. Returns once they are gone (kill -9 returns before a process dies:
+# the next case's iperf3 -s or pppoe-xp would meet the dying one's port or sockets). Needs
+# tests/netns/lib.sh (wait_for, pid_is_gone), as its callers source.
 kill_test_programs() { # NS
-	ip netns pids "$1" 2>/dev/null | while read -r pid; do
+	local pid killed=()
+	for pid in $(ip netns pids "$1" 2>/dev/null); do
 		case $(cat "/proc/$pid/comm" 2>/dev/null) in
-		pppoe-xp | iperf3 | tcpdump | python3 | dhcpcd) kill -9 "$pid" 2>/dev/null ;;
+		pppoe-xp | iperf3 | tcpdump | python3 | dhcpcd) kill -9 "$pid" 2>/dev/null && killed+=("$pid") ;;
 		esac
+	done
+	for pid in "${killed[@]}"; do
+		wait_for 10 pid_is_gone "$pid"
 	done
 }
 

@@ -29,10 +29,7 @@ mac_of() { ip -n "$1" -br link show dev "$2" | awk '{ print $3 }'; }
 reset() {
 	xp_ac down ac0 >/dev/null 2>&1
 	xp_cl down cl0 >/dev/null 2>&1
-	for ns in "$NS_AC" "$NS_CL"; do
-		ip netns pids "$ns" 2>/dev/null | xargs -r kill -9 2>/dev/null
-	done
-	sleep 0.2
+	end_ns_pids "$NS_AC" "$NS_CL"
 	return 0
 }
 
@@ -107,10 +104,12 @@ test_rp_pppoe_wrong_service() {
 }
 
 start_rp_server() {
+	# A killed pppoe-server leaves its pid file: the wait below is for the new one's.
+	rm -f "$PXP_TMP/rp-server.pid"
 	in_ns "$NS_AC" pppoe-server -I ac0 -C rp-ac -S isp -S voice -X "$PXP_TMP/rp-server.pid" \
 		>"$PXP_TMP/rp-server.out" 2>&1 ||
 		fail "pppoe-server did not start: $(cat "$PXP_TMP/rp-server.out")" || return 1
-	wait_for 5 test -s "$PXP_TMP/rp-server.pid" || fail "pppoe-server wrote no pid file"
+	wait_for 10 test -s "$PXP_TMP/rp-server.pid" || fail "pppoe-server wrote no pid file"
 }
 
 test_xp_discover() {

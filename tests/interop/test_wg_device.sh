@@ -222,13 +222,14 @@ test_roaming() {
 }
 
 # persistent-keepalive 1: keepalives (32-byte data messages) from us on the wire while idle.
+keepalives_seen() { [ "$(grep -c UDP "$PXP_TMP/ka.txt")" -ge "$1" ]; }
 test_persistent_keepalive() {
 	local n
 	handshaken || peers_fresh || return
 	us wg set "$WG_US" peer "$(cat "$KEYS/go.pub")" persistent-keepalive 1 || return
 	capture_start "$NS_GO" "$PXP_TMP/ka.txt" -n -i go0 -c 3 \
 		"udp and dst port 51820 and udp[4:2] = 40" || return
-	wait_for 15 test "$(grep -c UDP "$PXP_TMP/ka.txt")" -ge 3
+	wait_for 15 keepalives_seen 3
 	n=$(grep -c UDP "$PXP_TMP/ka.txt")
 	kill "$CAPTURE_PID" 2>/dev/null
 	us wg set "$WG_US" peer "$(cat "$KEYS/go.pub")" persistent-keepalive 0

@@ -145,7 +145,9 @@ san_reports() {
 
 # end_ns_pids NS...: ends every process left in the namespaces, after a case's graceful
 # `down`s: wakes stopped ones, gives a pppoe-xp still on its way out PXP_EXIT_WAIT seconds
-# (so that its leak report is written whole), then kill -9.
+# (so that its leak report is written whole), then kill -9, and waits until they are gone:
+# kill -9 returns before the process dies, and the next case must not meet a dying one's
+# sockets, XDP programs or ports.
 end_ns_pids() {
 	local ns
 	for ns in "$@"; do
@@ -154,6 +156,15 @@ end_ns_pids() {
 	[ "$PXP_EXIT_WAIT" -gt 0 ] && wait_for "$PXP_EXIT_WAIT" no_pxp_in "$@"
 	for ns in "$@"; do
 		ip netns pids "$ns" 2>/dev/null | xargs -r kill -9 2>/dev/null
+	done
+	wait_for 10 ns_empty "$@"
+}
+
+# ns_empty NS...: no process runs in the namespaces (a zombie is no longer listed).
+ns_empty() {
+	local ns
+	for ns in "$@"; do
+		[ -z "$(ip netns pids "$ns" 2>/dev/null)" ] || return 1
 	done
 }
 
@@ -198,6 +209,12 @@ kill9_and_wait() {
 
 pid_is_gone() {
 	[ ! -e "/proc/$1" ] || grep -q '^[0-9]* (.*) Z' "/proc/$1/stat" 2>/dev/null
+}
+
+# link_running NS IFACE: the link is up with a carrier (operstate UP), which the kernel's
+# linkwatch sets a moment after `ip link set up`; `up` (no --persist) needs it.
+link_running() {
+	ip -n "$1" link show "$2" 2>/dev/null | grep -q ' state UP '
 }
 
 # A suite's cases named on its command line run alone (test_session.sh pap vlan): call

@@ -61,7 +61,6 @@ reset() {
 	server down ac0 >/dev/null 2>&1
 	end_ns_pids "$NS_AC" "$NS_LD"
 	ip netns exec "$NS_LD" ethtool -K ld0 gro on >/dev/null 2>&1 # no_gro turns it off
-	sleep 0.2
 	return 0
 }
 

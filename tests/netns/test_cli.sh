@@ -36,7 +36,7 @@ reset() {
 	ip -n "$NS_ROUTER" link set wan0 up
 	ip -n "$NS_ISP" link set isp0 up
 	rm -rf "$RUN_C" "$RUN_S"
-	sleep 0.2
+	wait_for 10 link_running "$NS_ROUTER" wan0
 	return 0
 }
 

@@ -46,11 +46,13 @@ conf() { # TEXT [MODE]: wan0.conf
 	chmod "${2:-600}" "$CONF/wan0.conf"
 }
 
-# An ip-up recording its arguments and environment, as test_hooks.sh's.
+# An ip-up recording its arguments and environment, as test_hooks.sh's. Written whole and
+# then renamed: the cases wait for the file, then read it.
 write_ip_up() {
 	cat >"$PPP_DIR/ip-up" <<-EOF
 		#!/bin/sh
-		{ for a in "\$@"; do echo "arg=\$a"; done; env | sort; } >"$OUT/ip-up.env"
+		{ for a in "\$@"; do echo "arg=\$a"; done; env | sort; } >"$OUT/ip-up.env.tmp"
+		mv "$OUT/ip-up.env.tmp" "$OUT/ip-up.env"
 	EOF
 	chmod +x "$PPP_DIR/ip-up"
 }
@@ -74,7 +76,6 @@ reset() {
 	end_ns_pids "$NS_ROUTER" "$NS_ISP"
 	rm -rf "$CONF" "$PPP_DIR" "$OUT"
 	mkdir -p "$CONF" "$PPP_DIR" "$OUT"
-	sleep 0.2
 	return 0
 }
 
@@ -91,7 +92,7 @@ test_from_file() {
 	no_secret_on_argv || return 1
 	ip -n "$NS_ROUTER" link show pxp0 | grep -q 'mtu 1400 ' ||
 		fail "pxp0 did not take the file's mtu: $(ip -n "$NS_ROUTER" link show pxp0)" || return 1
-	wait_for 5 test -s "$OUT/ip-up.env" || fail "ip-up did not run" || return 1
+	wait_for 10 test -s "$OUT/ip-up.env" || fail "ip-up did not run" || return 1
 	[ "$(args_of_ip_up)" = "pxp0 wan0 0 100.64.1.2 100.64.1.1 from-file " ] ||
 		fail "ip-up arguments: '$(args_of_ip_up)'"
 }
@@ -106,7 +107,7 @@ test_cli_overrides() {
 	start_server || return 1
 	client_up --password-file "$PXP_TMP/pass" --ipparam from-cli || return 1
 	[ "$(status_get client state)" = up ] || fail "state '$(status_get client state)'" || return 1
-	wait_for 5 test -s "$OUT/ip-up.env" || fail "ip-up did not run" || return 1
+	wait_for 10 test -s "$OUT/ip-up.env" || fail "ip-up did not run" || return 1
 	[ "$(env_of_ip_up PPP_IPPARAM)" = from-cli ] ||
 		fail "ipparam '$(env_of_ip_up PPP_IPPARAM)', not the command line's" || return 1
 	client down wan0 >/dev/null 2>&1
@@ -183,7 +184,7 @@ test_systemd_unit() {
 		fail "ExecStart ($start) did not bring the session up: $(cat "$PXP_TMP/unit.out")" || return 1
 	[ "$(status_get client pid)" = "$pid" ] || fail "status pid $(status_get client pid), ExecStart ran $pid" || return 1
 	no_secret_on_argv || return 1
-	wait_for 5 test -s "$OUT/ip-up.env" || fail "ip-up did not run" || return 1
+	wait_for 10 test -s "$OUT/ip-up.env" || fail "ip-up did not run" || return 1
 	[ "$(args_of_ip_up)" = "pxp0 wan0 0 100.64.1.2 100.64.1.1 unit " ] &&
 		[ "$(env_of_ip_up IFNAME)" = pxp0 ] && [ "$(env_of_ip_up IPLOCAL)" = 100.64.1.2 ] &&
 		[ "$(env_of_ip_up PPPD_PID)" = "$pid" ] ||

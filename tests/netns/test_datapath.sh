@@ -371,7 +371,7 @@ src = s.getsockname()[4]
 ip = bytes([0x45]) + bytes(39)
 frame = dst + src + struct.pack("!HBBHHH", 0x8864, 0x11, 0, int(sys.argv[2]), 0x500, 0x21) + ip
 s.send(frame)' "$(mac_of "$NS_ROUTER" wan0)" $SID || fail "could not send the frame" || return 1
-	wait_for 5 bad_length_above "${before:-0}"
+	wait_for 10 bad_length_above "${before:-0}"
 	after=$(counter "$NS_ROUTER" wan0 drop_bad_length)
 	[ "${after:-0}" -eq $((${before:-0} + 1)) ] ||
 		fail "drop_bad_length went from ${before:-?} to ${after:-?}, want one more"

@@ -45,7 +45,6 @@ reset() {
 	server down isp0 >/dev/null 2>&1
 	ip netns list | awk '{print $1}' | grep -qx "$NS_ISP2" && server2 down isp0 >/dev/null 2>&1
 	end_ns_pids "$NS_ROUTER" "$NS_ISP" "$NS_ISP2"
-	sleep 0.2
 	return 0
 }
 

@@ -68,7 +68,6 @@ reset() {
 	isp_client down ispc0 >/dev/null 2>&1
 	server3 down isp3 >/dev/null 2>&1
 	end_ns_pids "$NS_ROUTER" "$NS_ISP" "$NS_ISP2" "$NS_ISP3"
-	sleep 0.2
 	in_ns "$NS_ROUTER" ip link del pxp0 2>/dev/null
 	in_ns "$NS_ROUTER" ip link del pxp1 2>/dev/null
 	return 0

@@ -41,7 +41,6 @@ stop_all() {
 	client down wan0 >/dev/null 2>&1
 	server down isp0 >/dev/null 2>&1
 	end_ns_pids "$NS_ROUTER" "$NS_ISP"
-	sleep 0.2
 	return 0
 }
 

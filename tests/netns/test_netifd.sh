@@ -74,7 +74,6 @@ reset() {
 	rm -rf "$ROOT" "$STATE"
 	netifd_install "$ROOT" "$STATE" || fail "installing openwrt/files failed" || return 1
 	: >"$PXP_TMP/handler.out"
-	sleep 0.2
 }
 
 # Setup as netifd runs it, then the session's update.

@@ -68,7 +68,6 @@ reset() {
 	server down isp0 >/dev/null 2>&1
 	server2 down isp2 >/dev/null 2>&1
 	end_ns_pids "$NS_ROUTER" "$NS_ISP" "$NS_ISP2"
-	sleep 0.2
 	in_ns "$NS_ROUTER" ip link del pxp0 2>/dev/null
 	in_ns "$NS_ROUTER" ip link del pxp1 2>/dev/null
 	in_ns "$NS_ROUTER" ip route flush exact 0.0.0.0/0 2>/dev/null
