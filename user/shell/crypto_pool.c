@@ -22,7 +22,9 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "cpu_relax.h"
 #include "crypto_pool.h"
+#include "mono_clock.h"
 
 /* How long a worker spins for the next round, and the caller for the last jobs, before
  * sleeping: a batch arrives every few tens of microseconds under load. */
@@ -30,14 +32,6 @@
 #define CALLER_SPIN_NS 20000
 /* Jobs taken at a time: a few per thread and round, so a slow thread leaves work to others. */
 #define CHUNK_MAX      16
-
-#if defined(__x86_64__) || defined(__i386__)
-#define cpu_relax() __builtin_ia32_pause()
-#elif defined(__aarch64__) || defined(__arm__)
-#define cpu_relax() __asm__ volatile("yield" ::: "memory")
-#else
-#define cpu_relax() __asm__ volatile("" ::: "memory")
-#endif
 
 struct worker {
 	struct crypto_pool *pool;
@@ -69,14 +63,6 @@ static void futex_wait(_Atomic uint32_t *addr, uint32_t val)
 static void futex_wake(_Atomic uint32_t *addr, int n)
 {
 	syscall(SYS_futex, addr, FUTEX_WAKE_PRIVATE, n, NULL, NULL, 0);
-}
-
-static uint64_t mono_ns(void)
-{
-	struct timespec t;
-
-	clock_gettime(CLOCK_MONOTONIC, &t);
-	return (uint64_t)t.tv_sec * 1000000000ULL + (uint64_t)t.tv_nsec;
 }
 
 unsigned int crypto_pool_default_threads(void)
@@ -126,10 +112,10 @@ static uint32_t wait_round(struct crypto_pool *p, uint32_t seen)
 		if (spins % 64)
 			continue;
 		if (!until) {
-			until = mono_ns() + WORKER_SPIN_NS;
+			until = pxp_mono_ns() + WORKER_SPIN_NS;
 			continue;
 		}
-		if (mono_ns() < until)
+		if (pxp_mono_ns() < until)
 			continue;
 		/* Asleep until the caller publishes a round (it wakes sleepers after). */
 		atomic_fetch_add(&p->sleepers, 1);
@@ -242,14 +228,14 @@ void crypto_pool_run(struct crypto_pool *p, unsigned int n_jobs, crypto_pool_fn 
 	if (atomic_load(&p->sleepers))
 		futex_wake(&p->gen, INT_MAX);
 	work(p, 0);
-	until = mono_ns() + CALLER_SPIN_NS;
+	until = pxp_mono_ns() + CALLER_SPIN_NS;
 	for (unsigned int spins = 0;; spins++) {
 		uint32_t d = atomic_load(&p->done);
 
 		if (d == n_jobs)
 			break;
 		cpu_relax();
-		if (spins % 64 || mono_ns() < until)
+		if (spins % 64 || pxp_mono_ns() < until)
 			continue;
 		atomic_store(&p->caller_sleeps, true);
 		d = atomic_load(&p->done);

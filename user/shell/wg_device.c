@@ -52,6 +52,7 @@
 #include "daemon.h"
 #include "event_loop.h"
 #include "log.h"
+#include "mono_clock.h"
 #include "noise.h"
 #include "ratelimit.h"
 #include "run_dir.h"
@@ -282,14 +283,6 @@ static uint32_t rnd32(void)
 	left -= sizeof(v);
 	memcpy(&v, pool + left, sizeof(v));
 	return v;
-}
-
-static uint64_t now_ns(void)
-{
-	struct timespec t;
-
-	clock_gettime(CLOCK_MONOTONIC, &t);
-	return (uint64_t)t.tv_sec * 1000000000ULL + (uint64_t)t.tv_nsec;
 }
 
 static void drop(struct wg_device *d, enum wg_dev_drop why)
@@ -871,7 +864,7 @@ static void send_initiation(struct wg_device *d, struct peer *p)
 	wg_handshake_clear(&p->hs);
 	msg = (struct wg_msg_initiation *)tx_slot(d);
 	if (wg_initiation_create(msg, &p->hs, &d->local, &p->noise, stamp, new_index(d), os_rng,
-				 NULL, now_ns())) {
+				 NULL, pxp_mono_ns())) {
 		d->core_drops[WG_DROP_INTERNAL]++;
 		return;
 	}
@@ -1029,7 +1022,7 @@ static const struct wg_cookie_ctx *load_check(struct wg_device *d, const struct 
 					      struct wg_cookie_ctx *c, uint8_t src[18],
 					      bool *limited)
 {
-	uint64_t now = now_ns();
+	uint64_t now = pxp_mono_ns();
 	const uint8_t *addr;
 	int family;
 
@@ -1143,7 +1136,8 @@ static void rx_initiation(struct wg_device *d, const uint8_t *msg, size_t len,
 	p->hs = hs;
 	memset(&hs, 0, sizeof(hs)); /* p->hs owns its keys now */
 	resp = (struct wg_msg_response *)tx_slot(d);
-	if (wg_response_create(resp, &p->hs, &d->local, new_index(d), os_rng, NULL, now_ns()) ||
+	if (wg_response_create(resp, &p->hs, &d->local, new_index(d), os_rng, NULL,
+			       pxp_mono_ns()) ||
 	    wg_transport_keys_derive(&k, &p->hs)) {
 		d->core_drops[WG_DROP_INTERNAL]++;
 		wg_handshake_clear(&p->hs);
@@ -1201,7 +1195,7 @@ static void rx_cookie_reply(struct wg_device *d, const uint8_t *msg, size_t len)
 		d->core_drops[WG_DROP_STATE]++;
 		return;
 	}
-	r = wg_cookie_reply_consume(&p->noise, msg, len, now_ns());
+	r = wg_cookie_reply_consume(&p->noise, msg, len, pxp_mono_ns());
 	if (r != WG_OK)
 		d->core_drops[r]++;
 }
@@ -2092,7 +2086,7 @@ static void housekeep(struct wg_device *d, uint64_t now)
 		return;
 	d->next_housekeep_ms = now + HOUSEKEEP_MS;
 	mtu_refresh(d);
-	ratelimit_gc(&d->rl, now_ns());
+	ratelimit_gc(&d->rl, pxp_mono_ns());
 	write_drops(d);
 }
 

@@ -30,6 +30,7 @@
 #include <linux/sockios.h>
 #include <xdp/xsk.h>
 
+#include "cpu_relax.h"
 #include "engine.h"
 #include "engine_pppoe.h"
 #include "engine_publish.h"
@@ -66,18 +67,6 @@
 #define ENGINE_UPCALL_SLOTS 64
 
 #define CACHELINE 64
-
-/* Tell the CPU this is a spin-wait (saves power, yields to the sibling hyperthread). */
-static inline void cpu_relax(void)
-{
-#if defined(__x86_64__) || defined(__i386__)
-	__builtin_ia32_pause();
-#elif defined(__aarch64__)
-	__asm__ volatile("yield" ::: "memory");
-#else
-	__asm__ volatile("" ::: "memory");
-#endif
-}
 
 /*
  * Where a port's sockets are bound and inserted, and what its RX frames go through; the same
