@@ -154,7 +154,7 @@ def cell_text(cell, base=None, lower=False):
     return s
 
 
-GUEST_X_CASES = ("pppoe-xp", "pppoe-xp-netkit", "mixed", "mixed-netkit")
+GUEST_X_CASES = ("pppoe-xp", "pppoe-xp-netkit", "pppoe-xp-xdp", "mixed", "mixed-netkit")
 # The guest's WireGuard cases: the VPN summary's.
 GUEST_WG_CASES = ("kernel-wg", "pppoe-xp-wg", "kernel-wg-over-kernel-pppoe", "pppoe-xp-wg-over-pxp")
 
@@ -330,20 +330,22 @@ def memory_table(out, rows):
     if not mem:
         return
     out.append("| env | case | processes | router RSS kB | isp RSS kB | largest process kB |"
-               " router BPF maps bytes | isp BPF maps bytes | router UMEM bytes |")
-    out.append("|---|---|---|---|---|---|---|---|---|")
+               " router BPF maps bytes | isp BPF maps bytes | router UMEM bytes |"
+               " router data path |")
+    out.append("|---|---|---|---|---|---|---|---|---|---|")
     for r in mem:
         if r.get("status") != "ok":
-            out.append("| %s | %s | %s | %s: %s | | | | | |" % (
+            out.append("| %s | %s | %s | %s: %s | | | | | | |" % (
                 r.get("env"), r.get("case"), r.get("rss_of", "pppoe-xp"), r.get("status"),
                 r.get("reason", "")))
             continue
         peak = [r[k] for k in ("router_rss_max_kb", "isp_rss_max_kb") if r.get(k) is not None]
         r = dict(r, rss_of=r.get("rss_of", "pppoe-xp"), peak=max(peak) if peak else None)
-        out.append("| %s | %s | %s | %s | %s | %s | %s | %s | %s |" % tuple(
-            "-" if r.get(k) is None else str(r[k]) for k in (
+        out.append("| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |" % tuple(
+            "-" if r.get(k) in (None, "") else str(r[k]) for k in (
                 "env", "case", "rss_of", "router_rss_kb", "isp_rss_kb", "peak",
-                "router_bpf_map_bytes", "isp_bpf_map_bytes", "router_umem_bytes")))
+                "router_bpf_map_bytes", "isp_bpf_map_bytes", "router_umem_bytes",
+                "router_data_path")))
     out.append("")
 
 
@@ -464,12 +466,12 @@ def main():
     meta = rows[0] if rows else {}
     out = ["# pppoe-xp benchmark results", ""]
     out.append("Run `%s` (%s), commit `%s`%s; kernel %s, %s x %s; load average at start %s;"
-               " WAN GRO %s; guest kernel %s." % (
+               " WAN GRO %s; guest kernel %s, guest WAN ports %s." % (
                    meta.get("run_id"), meta.get("run_mode"), str(meta.get("git_commit"))[:12],
                    " (uncommitted changes)" if meta.get("git_dirty") else "", meta.get("kernel"),
                    meta.get("cpus"), meta.get("cpu_model"),
                    " ".join(meta.get("loadavg_at_start", [])), meta.get("wan_gro", "off"),
-                   meta.get("guest_kernel", "6.1")))
+                   meta.get("guest_kernel", "6.1"), meta.get("guest_wan", "veth")))
     out.append("")
     out.append("Cells: median over rounds; (%) = share of the same kernel's ceiling (for ping:"
                " ceiling RTT / case RTT); rounds a-b = the lowest and highest case / ceiling"

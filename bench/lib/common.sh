@@ -46,6 +46,7 @@ bench_write_meta() {
 	M_QEMU=$(qemu-system-x86_64 --version 2>/dev/null | head -n1) \
 	M_WAN_GRO=$BENCH_WAN_GRO \
 	M_GUEST_KERNEL=$BENCH_GUEST_KERNEL \
+	M_GUEST_WAN=$BENCH_GUEST_WAN \
 		"$BENCH_PYTHON" - "$1" <<-'EOF'
 			import json, os, sys
 			e = os.environ
@@ -63,6 +64,7 @@ bench_write_meta() {
 			    "loadavg_at_start": open("/proc/loadavg").read().split()[:3],
 			    "wan_gro": e["M_WAN_GRO"],
 			    "guest_kernel": e["M_GUEST_KERNEL"],
+			    "guest_wan": e["M_GUEST_WAN"],
 			    "versions": {
 			        "pppoe-xp": e["M_DESCRIBE"], "iperf3": e["M_IPERF"],
 			        "libbpf": e["M_LIBBPF"], "libxdp": e["M_LIBXDP"],

@@ -19,6 +19,9 @@
 #                 --mode tc --rx xdp-pass --netdev netkit (the tc transmit half on pxp0's /
 #                 pxs<N>'s own transmit, XDP decap and the WAN's GRO before tc hands the
 #                 packet to it); 6.12 only
+#   pppoe-xp-xdp  the same with --mode xdp at both ends (XDP both halves, veth session
+#                 netdevs): on a WAN with native XDP (--guest-wan virtio) the other row of
+#                 --mode auto's choice
 #   mixed         pxp-ac (kernel AC) at isp, pppoe-xp client at router in mode xdp
 #   mixed-netkit  the same with the client as in pppoe-xp-netkit: our netkit client end
 #                 alone against the kernel's AC; 6.12 only
@@ -31,6 +34,14 @@
 #                 whole stack ours against kernel-wg-over-kernel-pppoe
 # The guest machinery and role commands are tests/interop/lib.sh and tests/interop/guest/.
 # Under TCG only ratios inside the guest mean anything.
+# With --guest-wan virtio or e1000e each case's wan0 and isp0 are two emulated NICs of qemu's
+# wired to each other (launch.sh PXG_NIC_PAIRS), not a veth pair; everything else the same.
+
+# The qemu device of each --guest-wan, and the MAC of side 1 (router) or 2 (isp) of NIC pair
+# I (launch.sh numbers them so).
+declare -A GUEST_NIC_MODEL=([virtio]=virtio-net-pci [e1000e]=e1000e)
+declare -A CASE_WAN_PAIR
+guest_nic_mac() { printf '52:54:00:7e:%02x:%02x' "$1" "$2"; }
 
 # The netkit cases' data path (both ends of pppoe-xp-netkit, the client of mixed-netkit); the
 # receive half tc or xdp-pass, BENCH_NETKIT_RX to compare the two.
@@ -55,10 +66,33 @@ x_guest() {
 	guest_exec "$GUEST_NAME" "echo $(printf '%s' "$2" | base64 -w0) | base64 -d | sh" "$1"
 }
 
-# The topology of one case inside the guest (POSIX sh: the guest has dash and busybox).
+# The sh lines that make the WAN ports of PREFIX: a veth pair, or NIC pair PAIR moved into
+# the namespaces and renamed.
+guest_wan_script() {
+	local p=$1 pair=$2
+	if [ "$BENCH_GUEST_WAN" = veth ]; then
+		echo "ip link add wan0 netns ${p}router type veth peer name isp0 netns ${p}isp"
+		return
+	fi
+	cat <<-EOF
+		nic_named() {
+			for d in /sys/class/net/*; do
+				[ "\$(cat \$d/address)" = "\$1" ] && { echo \${d##*/}; return 0; }
+			done
+			echo "no NIC with MAC \$1 (is qemu's NIC pair $pair there?)" >&2; return 1
+		}
+		dev=\$(nic_named $(guest_nic_mac "$pair" 1))
+		ip link set "\$dev" netns ${p}router && ip -n ${p}router link set "\$dev" name wan0
+		dev=\$(nic_named $(guest_nic_mac "$pair" 2))
+		ip link set "\$dev" netns ${p}isp && ip -n ${p}isp link set "\$dev" name isp0
+	EOF
+}
+
+# The topology of one case inside the guest (POSIX sh: the guest has dash and busybox), on
+# NIC pair PAIR with --guest-wan virtio or e1000e.
 # Every process start costs most of a second under TCG, so ip runs in batches.
 guest_topology_script() {
-	local p=$1 mode=$2 wan_addr='' isp_addr='' default=''
+	local p=$1 mode=$2 pair=$3 wan_addr='' isp_addr='' default=''
 	if [ "$mode" = plain ]; then
 		wan_addr="addr add 100.64.0.1/30 dev wan0"
 		isp_addr="addr add 100.64.0.2/30 dev isp0"
@@ -69,9 +103,9 @@ guest_topology_script() {
 		for ns in lan router isp net; do ip netns add ${p}\$ns; done
 		ip -batch - <<-'IP'
 			link add lan0 netns ${p}lan type veth peer name lan1 netns ${p}router
-			link add wan0 netns ${p}router type veth peer name isp0 netns ${p}isp
 			link add isp1 netns ${p}isp type veth peer name net0 netns ${p}net
 		IP
+		$(guest_wan_script "$p" "$pair")
 		ip -n ${p}lan -batch - <<-'IP'
 			link set lo up
 			link set lan0 up
@@ -262,7 +296,7 @@ guest_pxp_session() {
 guest_setup_case() {
 	local key=$1 c=${1#guest/} p=${CASE_PREFIX[$1]} mode=pppoe
 	case $c in ceiling | veth-hop | netkit-hop | kernel-wg | pppoe-xp-wg) mode=plain ;; esac
-	x_guest 60 "$(guest_topology_script "$p" "$mode")" >"$PXP_TMP/${p}topo.log" 2>&1 || {
+	x_guest 60 "$(guest_topology_script "$p" "$mode" "${CASE_WAN_PAIR[$key]}")" >"$PXP_TMP/${p}topo.log" 2>&1 || {
 		case_unavailable "$key" "guest topology failed: $(last_line "$PXP_TMP/${p}topo.log")"
 		return
 	}
@@ -323,9 +357,10 @@ guest_setup_case() {
 		[ "$c" = kernel-pppoe-flowtable ] && { guest_flowtable_offloads "$key" || return; }
 		echo "ok"
 		;;
-	pppoe-xp | pppoe-xp-netkit)
+	pppoe-xp | pppoe-xp-netkit | pppoe-xp-xdp)
 		local -a dp=() # --mode auto: what a user gets
 		[ "$c" = pppoe-xp-netkit ] && dp=("${GUEST_NETKIT_DP[@]}")
+		[ "$c" = pppoe-xp-xdp ] && dp=(--mode xdp)
 		guest_pxp_session "$key" "${dp[@]}" || return
 		x_guest 30 "$(guest_nat_script "$p" pxp0)" >/dev/null
 		guest_ready "$key" pxp0
@@ -359,6 +394,7 @@ guest_run() {
 		keys+=("$key")
 		CASE_ENV[$key]=guest
 		CASE_PREFIX[$key]=g$i-
+		CASE_WAN_PAIR[$key]=$i
 		CASE_STATUS[$key]=ok
 		i=$((i + 1))
 	done
@@ -372,7 +408,9 @@ guest_run() {
 		# shellcheck source=../../tests/interop/lib.sh
 		. "$GUEST_LIB"
 		on_cleanup "guest_stop $GUEST_NAME"
-		PXG_KERNEL=$BENCH_GUEST_KERNEL guest_start "$GUEST_NAME" "${PXP_NS_PREFIX}gtap" \
+		local nic_pairs=
+		[ "$BENCH_GUEST_WAN" != veth ] && nic_pairs="${GUEST_NIC_MODEL[$BENCH_GUEST_WAN]} ${#keys[@]}"
+		PXG_NIC_PAIRS=$nic_pairs PXG_KERNEL=$BENCH_GUEST_KERNEL guest_start "$GUEST_NAME" "${PXP_NS_PREFIX}gtap" \
 			"pxb$$t" "$PXP_ROOT/build" >"$PXP_TMP/guest-start.log" 2>&1 ||
 			why="the guest did not start: $(grep -m1 'pxg:' "$PXP_TMP/guest-start.log" | cut -c1-160)"
 	fi
@@ -383,6 +421,9 @@ guest_run() {
 			CASE_REASON[$key]=$why
 		done
 	else
+		# The image loads modules on demand, and nothing in it binds a PCI device's driver
+		# (no udev): e1000e's NICs have none until asked for.
+		[ "$BENCH_GUEST_WAN" = e1000e ] && x_guest 30 "modprobe e1000e" >/dev/null
 		echo "ok ($(x_guest 10 'uname -r'))"
 	fi
 

@@ -202,6 +202,17 @@ try:
     print(json.dumps(sum(found) if found else None))
 except (OSError, ValueError):
     print("null")' "$out.status")")
+	# What the router's data path is (--mode auto picks it per WAN driver): the halves and
+	# the session netdev.
+	fields+=("router_data_path=$("$BENCH_PYTHON" -c '
+import json, sys
+try:
+    status = json.load(open(sys.argv[1]))
+    # status with no interface lists every instance; the router runs one.
+    dp = (status[0] if isinstance(status, list) else status).get("datapath") or {}
+    print("%s; netdev %s" % (dp.get("halves"), dp.get("netdev_kind")) if dp.get("halves") else "")
+except (OSError, ValueError, AttributeError, IndexError):
+    print("")' "$out.status" 2>/dev/null)")
 	bench_row "env=$env" "case=$c" test=memory "${fields[@]}"
 }
 
@@ -216,7 +227,9 @@ pxp_cmd() {
 		run=/tmp/run-${CASE_PREFIX[$key]}$role bin=/host/pppoe-xp
 	fi
 	# The state dir (the WireGuard handshake stamps) beside the run dir, not the machine's.
-	printf 'mountpoint -q /sys/fs/bpf || mount -t bpf bpf /sys/fs/bpf; mkdir -p %s && PPPOE_XP_RUN_DIR=%s PPPOE_XP_STATE_DIR=%s exec %s' \
+	# /proc/mounts, not mountpoint(1): the guest has none, and its "not found" on stderr
+	# would spoil the output the caller reads (status --json).
+	printf 'grep -q " /sys/fs/bpf bpf " /proc/mounts || mount -t bpf bpf /sys/fs/bpf; mkdir -p %s && PPPOE_XP_RUN_DIR=%s PPPOE_XP_STATE_DIR=%s exec %s' \
 		"$run" "$run" "$run/state" "$bin"
 	printf ' %q' "$@"
 }

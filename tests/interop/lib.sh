@@ -132,7 +132,7 @@ guest_pxp_pair_script() {
 	local tag=$1 user=$2 nsa=$3 nsb=$4 net=$5
 	shift 5
 	cat <<-EOF
-		mountpoint -q /sys/fs/bpf || mount -t bpf bpf /sys/fs/bpf
+		grep -q ' /sys/fs/bpf bpf ' /proc/mounts || mount -t bpf bpf /sys/fs/bpf
 		printf '$user * pw-$tag-$$ *\n' >/tmp/$tag-secrets && chmod 600 /tmp/$tag-secrets
 		printf 'pw-$tag-$$\n' >/tmp/$tag-pass && chmod 600 /tmp/$tag-pass
 		mkdir -p /tmp/$tag-runA /tmp/$tag-runB

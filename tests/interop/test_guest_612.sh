@@ -19,7 +19,10 @@
 # TUN) against the guest's kernel WireGuard, as the benchmark's guest pppoe-xp-wg case runs
 # it: a handshake, a ping and TCP both ways, and its socket gone with its netdev; kernel
 # WireGuard in the guest and our `pppoe-xp wg` on the host
-# handshake (each side starting once) and carry pings and TCP both ways through the tap.
+# handshake (each side starting once) and carry pings and TCP both ways through the tap;
+# a pppoe-xp server and client with no data path options on two virtio-net NICs of qemu's
+# wired to each other (the benchmark's --guest-wan virtio) carry a ping and run --mode
+# auto's native-XDP row (XDP both halves in native mode, veth session netdevs).
 # One boot for all of them: interop time is scarce.
 # Output: one PASS/FAIL/SKIP line per case; exit 1 if anything failed.
 set -u
@@ -34,13 +37,13 @@ netns=pxkn$$
 tap=pxkt$$
 cases=(guest612_boot guest612_kernel guest612_kernel_pppoe guest612_wireguard guest612_netkit
 	guest612_netem guest612_flowtable guest612_pppoe_xp_session guest612_pppoe_xp_netkit
-	guest612_pppoe_xp_netkit_crash guest612_wg_ours_in_guest guest612_wg_kernel_from_us
+	guest612_pppoe_xp_netkit_crash guest612_pppoe_xp_virtio guest612_wg_ours_in_guest guest612_wg_kernel_from_us
 	guest612_wg_kernel_from_guest)
 guest_suite "$name" "${cases[@]}"
 apt-cache show linux-image-6.12-amd64 >/dev/null 2>&1 ||
 	guest_suite_skip_all "apt knows no linux-image-6.12-amd64 (bookworm-security missing from the sources?)"
 
-PXG_KERNEL=6.12 guest_suite_boot "$netns" "$tap" "$repo/build"
+PXG_NIC_PAIRS="virtio-net-pci 1" PXG_KERNEL=6.12 guest_suite_boot "$netns" "$tap" "$repo/build"
 
 out=$(guest_exec "$name" 'uname -r')
 case $out in
@@ -218,6 +221,36 @@ else
 	4) fail guest612_pppoe_xp_netkit_crash "down after kill -9 left the netkit pxp0" ;;
 	*) fail guest612_pppoe_xp_netkit_crash "guest_exec failed: $out" ;;
 	esac
+fi
+
+# The NIC pair (launch.sh PXG_NIC_PAIRS: MACs 52:54:00:7e:00:01 and :02) as vA in pxvA and
+# vB in pxvB: a WAN whose driver has native XDP, unlike the veths above.
+if [ ! -x "$repo/build/pppoe-xp" ]; then
+	skip guest612_pppoe_xp_virtio "no build/pppoe-xp (run make first)"
+elif out=$(guest_exec "$name" '
+	nic_named() {
+		for d in /sys/class/net/*; do
+			[ "$(cat $d/address)" = "$1" ] && { echo ${d##*/}; return 0; }
+		done
+		echo "no NIC with MAC $1" >&2; return 1
+	}
+	a=$(nic_named 52:54:00:7e:00:01) && b=$(nic_named 52:54:00:7e:00:02) &&
+		ip netns add pxvA && ip netns add pxvB &&
+		ip link set $a netns pxvA && ip -n pxvA link set $a name vA &&
+		ip link set $b netns pxvB && ip -n pxvB link set $b name vB &&
+		ip -n pxvA link set vA up && ip -n pxvB link set vB up &&
+		ip netns exec pxvB ethtool -i vB | grep "^driver: virtio_net"' 2>&1); then
+	guest_pxp_auto_case guest612_pppoe_xp_virtio "$name" pxv u612 10.78.6 \
+		"XDP both ways, native, veth" \
+		"^  mode: xdp\$
+^  netdev_kind: veth\$
+^  halves: rx xdp (native), tx xdp (native)\$
+^  mode_reason: auto: virtio_net has native XDP: " \
+		"^netdev_kind: veth\$
+^datapath_halves: rx xdp (native), tx xdp (native)\$
+^datapath_mode_reason: auto: virtio_net has native XDP: "
+else
+	fail guest612_pppoe_xp_virtio "the virtio-net NIC pair is not there: $out"
 fi
 
 # Our `pppoe-xp wg` in pxkB (detached: it returns once its socket answers) against kernel

@@ -24,9 +24,9 @@ static const struct want wants[] = {
 	/* veth without netkit (or --netdev veth): XDP both ways (the host bench's fastest) */
 	{ "veth", -1, 0, PXP_DP_XDP, PXP_DP_HALF_XDP, PXP_DP_HALF_XDP },
 	{ "veth", 1, 0, PXP_DP_XDP, PXP_DP_HALF_XDP, PXP_DP_HALF_XDP },
-	/* native XDP (virtio-net, stmmac): xdp-pass + tc with netkit, else XDP both ways */
-	{ "virtio_net", 1, 1, PXP_DP_TC, PXP_DP_HALF_XDP_PASS, PXP_DP_HALF_TC },
-	{ "stmmac", 1, 1, PXP_DP_TC, PXP_DP_HALF_XDP_PASS, PXP_DP_HALF_TC },
+	/* native XDP (virtio-net, stmmac): XDP both ways, netkit or not (the virtio-net bench) */
+	{ "virtio_net", 1, 1, PXP_DP_XDP, PXP_DP_HALF_XDP, PXP_DP_HALF_XDP },
+	{ "stmmac", 1, 1, PXP_DP_XDP, PXP_DP_HALF_XDP, PXP_DP_HALF_XDP },
 	{ "virtio_net", 1, 0, PXP_DP_XDP, PXP_DP_HALF_XDP, PXP_DP_HALF_XDP },
 	{ "stmmac", 1, 0, PXP_DP_XDP, PXP_DP_HALF_XDP, PXP_DP_HALF_XDP },
 	/* no native XDP (r8169, e1000e): tc both ways, netkit or not (no XDP to pass from) */
@@ -36,7 +36,7 @@ static const struct want wants[] = {
 	/* a port with no driver name is judged by its XDP alone */
 	{ "", 0, 1, PXP_DP_TC, PXP_DP_HALF_TC, PXP_DP_HALF_TC },
 	{ "", 1, 0, PXP_DP_XDP, PXP_DP_HALF_XDP, PXP_DP_HALF_XDP },
-	{ "", 1, 1, PXP_DP_TC, PXP_DP_HALF_XDP_PASS, PXP_DP_HALF_TC },
+	{ "", 1, 1, PXP_DP_XDP, PXP_DP_HALF_XDP, PXP_DP_HALF_XDP },
 };
 
 TEST(each_kind_of_port)
@@ -59,8 +59,10 @@ TEST(unprobed_answers_give_no_pick)
 	CHECK(pxp_dp_auto_pick("r8169", -1, 0) == NULL);
 	CHECK(pxp_dp_auto_pick("", -1, 0) == NULL);
 	CHECK(pxp_dp_auto_pick("veth", -1, -1) == NULL);
-	CHECK(pxp_dp_auto_pick("virtio_net", 1, -1) == NULL);
 	CHECK(pxp_dp_auto_pick("r8169", -1, 1) == NULL);
+	/* native XDP takes XDP both ways on any kernel: no netkit probe needed */
+	const struct pxp_dp_auto *a = pxp_dp_auto_pick("virtio_net", 1, -1);
+	CHECK(a != NULL && a->mode == PXP_DP_XDP);
 }
 
 /*

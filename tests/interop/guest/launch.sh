@@ -15,7 +15,10 @@
 #   SHARE_DIR  host directory exported over 9p, mounted at /host in the guest
 # Environment: PXG_SMP (2), PXG_MEM_MB (1024), PXG_APPEND (extra kernel
 # command line, e.g. ignore_loglevel to see the boot on the console), PXG_ARCH (amd64, the
-# default, or arm64: the image's architecture, built by build-image.sh --arch).
+# default, or arm64: the image's architecture, built by build-image.sh --arch),
+# PXG_NIC_PAIRS ("MODEL N": N pairs of emulated NICs of qemu device MODEL, virtio-net-pci or
+# e1000e, the two of pair I wired to each other through qemu hub I and nothing else, MACs
+# 52:54:00:7e:II:01 and :02 with II the pair in hex; the benchmark's emulated-NIC WAN).
 set -euo pipefail
 
 [ $# -ge 4 ] || {
@@ -51,6 +54,32 @@ if [ -n "$share" ]; then
 	append="$append pxg.share=host"
 fi
 
+# The same offloads off as eth0 below, on virtio-net: MTU-sized frames, full checksums, and
+# no guest offloads, which virtio-net refuses XDP beside.
+virtio_no_offloads="csum=off,gso=off,guest_csum=off,guest_tso4=off,guest_tso6=off,guest_ecn=off,guest_ufo=off,host_tso4=off,host_tso6=off,host_ecn=off,host_ufo=off"
+nic_pair_args=()
+if [ -n "${PXG_NIC_PAIRS:-}" ]; then
+	read -r nic_model nic_pairs <<<"$PXG_NIC_PAIRS"
+	case $nic_model in
+	virtio-net-pci) nic_opts=",$virtio_no_offloads" ;;
+	e1000e) nic_opts= ;;
+	*)
+		echo "launch.sh: PXG_NIC_PAIRS model '$nic_model' is neither virtio-net-pci nor e1000e" >&2
+		exit 2
+		;;
+	esac
+	[[ ${nic_pairs:-} =~ ^[1-9][0-9]?$ ]] || {
+		echo "launch.sh: PXG_NIC_PAIRS count '${nic_pairs:-}' is not 1-99" >&2
+		exit 2
+	}
+	for ((i = 0; i < nic_pairs; i++)); do
+		for side in 1 2; do
+			nic_pair_args+=(-netdev "hubport,id=pair$i-$side,hubid=$((i + 1))"
+				-device "$nic_model,netdev=pair$i-$side,mac=$(printf '52:54:00:7e:%02x:%02x' "$i" "$side")$nic_opts")
+		done
+	done
+fi
+
 # TCG only: the host's /dev/kvm cannot run a stock kernel. The NIC has every
 # offload off so frames on the tap are what a real wire carries: full
 # checksums, at most MTU-sized (no superpackets in either direction).
@@ -68,8 +97,8 @@ setsid "$qemu" \
 	-chardev "socket,id=ctl,path=$state/ctl.sock,server=on,wait=off" \
 	-device virtserialport,chardev=ctl,name=pxp.ctl \
 	-netdev "tap,id=wan,ifname=$tap,script=no,downscript=no,vhost=off" \
-	-device "virtio-net-pci,netdev=wan,mac=$mac,csum=off,gso=off,guest_csum=off,guest_tso4=off,guest_tso6=off,guest_ecn=off,guest_ufo=off,host_tso4=off,host_tso6=off,host_ecn=off,host_ufo=off" \
-	"${share_args[@]}" </dev/null >"$state/qemu.err" 2>&1 &
+	-device "virtio-net-pci,netdev=wan,mac=$mac,$virtio_no_offloads" \
+	"${share_args[@]}" "${nic_pair_args[@]}" </dev/null >"$state/qemu.err" 2>&1 &
 qemu=$!
 for _ in $(seq 100); do
 	[ -s "$state/qemu.pid" ] && exit 0
