@@ -128,7 +128,7 @@ test_wrong_password() {
 	[ $rc -eq 19 ] || fail "exit $rc, want 19: $(tr '\n' '|' <"$PXP_TMP/up.out")" || return 1
 	gx "grep -q 'sent \[CHAP Failure' $AC_LOG" ||
 		fail "pppd did not send CHAP Failure: $(gx "tail -n 8 $AC_LOG" | tr '\n' '|')" || return 1
-	wait_for 5 client_gone || fail "the daemon stayed after the failure"
+	wait_for 10 client_gone || fail "the daemon stayed after the failure"
 }
 
 # Needs the data path: pxp0 carrying IP over the session, both ways.
@@ -336,18 +336,23 @@ test_mss_on_wire() {
 	wait_for 10 ac_link_up "$CLIENT_IP" || fail "the guest's pppd link is not up" || return 1
 	ip -n "$NS" route replace "$AC_IP" dev pxp0 scope link src "$CLIENT_IP" advmss 1460 ||
 		fail "cannot set advmss on the route to $AC_IP" || return 1
-	gx "iperf3 -s -D; ip route replace $CLIENT_IP dev ppp0 scope link advmss 1460;
+	# Both captures run once tcpdump says it listens (a fixed sleep loses frames under TCG).
+	gx "iperf3 -s -D; ip route replace $CLIENT_IP dev ppp0 scope link advmss 1460
 		(timeout 20 tcpdump -Z root -i eth0 -nn -U -w /tmp/mss.pcap 'pppoes and tcp' \
-		>/dev/null 2>&1 &); sleep 2" >/dev/null ||
+		>/dev/null 2>/tmp/mss.err &)
+		for i in \$(seq 50); do grep -q 'listening on' /tmp/mss.err && break; sleep 0.2; done
+		grep -q 'listening on' /tmp/mss.err" >/dev/null ||
 		fail "cannot start the capture in the guest" || return 1
-	in_ns "$NS" timeout 15 tcpdump -i pxp0 -nn -v -U -c 2 "tcp[tcpflags] & tcp-syn != 0" \
-		>"$PXP_TMP/mss-host.txt" 2>/dev/null &
-	pid=$!
-	sleep 1
+	capture_start "$NS" "$PXP_TMP/mss-host.txt" -i pxp0 -nn -v -U -c 2 \
+		"tcp[tcpflags] & tcp-syn != 0" || return 1
+	pid=$CAPTURE_PID
 	in_ns "$NS" timeout 5 bash -c "exec 3<>/dev/tcp/$AC_IP/5201" 2>/dev/null
 	wait "$pid"
-	wire=$(gx "sleep 1; killall tcpdump; sleep 1; tcpdump -Z root -r /tmp/mss.pcap -nn -v \
-		'pppoes and tcp[tcpflags] & tcp-syn != 0' 2>/dev/null" 30) ||
+	# Until the guest's capture (written packet by packet) holds both SYNs.
+	wire=$(gx "syns() { tcpdump -Z root -r /tmp/mss.pcap -nn -v \
+			'pppoes and tcp[tcpflags] & tcp-syn != 0' 2>/dev/null; }
+		for i in \$(seq 50); do [ \$(syns | grep -c 'mss ') -ge 2 ] && break; sleep 0.2; done
+		killall tcpdump; syns" 30) ||
 		fail "reading the guest's capture failed: $wire" || return 1
 	echo "$wire" >"$PXP_TMP/mss-wire.txt"
 	# In each capture: first the SYN (ours), then the SYN-ACK (the guest's).

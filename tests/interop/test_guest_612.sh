@@ -161,25 +161,29 @@ else
 			runA status vA | grep -q "datapath_halves: rx xdp-pass" || { runA status vA; exit 6; }
 			ip -n pxkA -d link show | grep -A2 "^[0-9]*: pxs[0-9]*@" | grep -q netkit ||
 				{ ip -n pxkA -d link show; exit 6; }
+			w=/tmp/pxk-nk-wire.txt
+			p="ethertype PPPoE S (0x8864)"
+			wire_ok() {
+				grep -q "$p.*ICMP echo request" $w && grep -q "$p.*ICMP echo reply" $w &&
+					grep -q "$p.*10.78.3.2.[0-9]* > 10.78.3.1.5612:" $w &&
+					grep -q "$p.*10.78.3.1.5612 > 10.78.3.2.[0-9]*:" $w
+			}
+			# Fixed sleeps lose frames under TCG: the capture starts once tcpdump says it
+			# listens, and ends once it has written (-l: a line a frame) what it saw.
 			ip netns exec pxkB tcpdump -i vB -nn -e -l "ether proto 0x8864" \
-				>/tmp/pxk-nk-wire.txt 2>/dev/null &
+				>$w 2>/tmp/pxk-nk-wire.err &
 			dump=$!
-			sleep 1
+			for i in $(seq 50); do grep -q "listening on" /tmp/pxk-nk-wire.err && break; sleep 0.2; done
 			ip netns exec pxkB ping -c 3 -W 3 10.78.3.1 >/dev/null || { kill $dump; exit 3; }
 			ip netns exec pxkA iperf3 -s -D -B 10.78.3.1 -p 5612 -I /tmp/pxk-iperf.pid
 			sleep 1
 			up=$(ip netns exec pxkB iperf3 -c 10.78.3.1 -p 5612 -n 4M 2>&1)
 			down=$(ip netns exec pxkB iperf3 -c 10.78.3.1 -p 5612 -n 4M -R 2>&1)
-			sleep 1
+			for i in $(seq 50); do wire_ok && break; sleep 0.2; done
 			kill $dump "$(cat /tmp/pxk-iperf.pid)"
 			echo "$up" | grep -q receiver || { echo "up: $up" | tail -n 4; exit 4; }
 			echo "$down" | grep -q receiver || { echo "down: $down" | tail -n 4; exit 4; }
-			w=/tmp/pxk-nk-wire.txt
-			p="ethertype PPPoE S (0x8864)"
-			grep -q "$p.*ICMP echo request" $w && grep -q "$p.*ICMP echo reply" $w &&
-				grep -q "$p.*10.78.3.2.[0-9]* > 10.78.3.1.5612:" $w &&
-				grep -q "$p.*10.78.3.1.5612 > 10.78.3.2.[0-9]*:" $w ||
-				{ echo "wire: $(wc -l <$w) frames"; head -n 3 $w; exit 5; }
+			wire_ok || { echo "wire: $(wc -l <$w) frames"; head -n 3 $w; exit 5; }
 			echo "up: $(echo "$up" | grep receiver | tail -n 1)"
 			echo "down: $(echo "$down" | grep receiver | tail -n 1)"
 			runB status vB | grep -E "^  (encap|decap):"

@@ -117,7 +117,11 @@ out=$(guest_exec "$name" '
 		ip netns exec pxgB pxp-pppd-client status | grep -q pppd=stopped && break
 		sleep 0.2
 	done
-	sleep 0.5
+	# Until the capture (written packet by packet) holds the PADT: not a fixed sleep.
+	for i in $(seq 25); do
+		tcpdump -r /tmp/stop.pcap -e -n 2>/dev/null | grep -q "^.*$ac_mac >.*PADT" && break
+		sleep 0.2
+	done
 	kill $dump
 	wait $dump
 	ip netns exec pxgB pxp-pppd-client status
