@@ -23,8 +23,9 @@ static const struct pxp_dp_auto table[] = {
 	  "XDP measured fastest on a veth (its copy costs less than tc's skb helpers)" },
 	/* bench/run --quick --only guest --guest-wan virtio --rounds 3 (6.12 guest, virtio-net
 	 * WAN), 2 Dec 2026: mode xdp / the netkit row (rx xdp-pass + tx tc) 1.09x down, 1.31x
-	 * up, ahead in 6 of 6 rounds: with no copy to avoid, XDP's redirects win, and GSO on
-	 * the veth session netdev spares the stack a pass per segment (a netkit has it off). */
+	 * up, ahead in 6 of 6 rounds. Not profiled: XDP's redirects reach the NIC in bulk
+	 * (one ndo_xdp_xmit a batch) where tc's go an skb at a time, and each virtio
+	 * notification is dear under TCG, so a real NIC may rank them closer. */
 	{ PXP_AUTO_NATIVE_XDP, PXP_DP_XDP, PXP_DP_HALF_XDP, PXP_DP_HALF_XDP, PXP_DP_NETDEV_AUTO,
 	  false, "native XDP copies no frame (measured ahead of the netkit row on virtio-net)" },
 	/* Generic XDP and tc measured alike on the host (0.38 / 0.63 and 0.37 / 0.62); tc both
