@@ -233,12 +233,29 @@ guest_diagnose() {
 	x_guest 60 "for ns in ${p}router ${p}isp; do echo \"== \$ns\"; ip -n \$ns addr;
 		ip -n \$ns route; ip netns exec \$ns nft list ruleset; done
 		for f in /tmp/${p}*.log /tmp/run-${p}*/*; do echo \"== \$f\"; tail -n 30 \$f; done
-		pxp-ac status --instance ${p}ac 2>&1 | tail -n 40" >"$f" 2>&1
+		pxp-ac status --instance ${p}ac 2>&1 | tail -n 40
+		pxp-pppd-client status --instance ${p}client 2>&1 | tail -n 40" >"$f" 2>&1
+}
+
+# The guest cases whose path is pxp-pppd-client's pppd session (ppp0 at the router).
+declare -A CASE_PPPD
+
+# guest_session_cause KEY: for a case over pxp-pppd-client whose ppp0 is gone, how its
+# session ended, from the pppd log (e.g. "Modem hangup" after the pty's pppoe exited);
+# nothing while ppp0 is there or for other cases.
+guest_session_cause() {
+	local key=$1 log=/run/pxp/client/${CASE_PREFIX[$1]}client/pppd.log
+	[ -n "${CASE_PPPD[$key]:-}" ] || return 0
+	x_sh "$key" router 20 "ip link show ppp0 >/dev/null 2>&1 && exit 0
+		echo 'the PPP session had ended (no ppp0 at the router); pppd:' \$(grep -E \
+			'echo-requests|disconnected|hangup|Terminat|pppoe.*finished' $log | tail -n 3 |
+			sed 's/\$/;/')" 2>/dev/null | sed 's/;$//'
 }
 
 # guest_kernel_pppoe KEY kernel|user: pxp-ac at isp and pxp-pppd-client at router (ppp0).
 guest_kernel_pppoe() {
 	local key=$1 pmode=$2 p=${CASE_PREFIX[$1]}
+	CASE_PPPD[$key]=1
 	x_guest 10 "command -v pxp-ac && command -v pxp-pppd-client" >/dev/null || {
 		case_unavailable "$key" "the guest image has no pxp-ac / pxp-pppd-client"
 		return 1

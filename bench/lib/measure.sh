@@ -114,15 +114,21 @@ measure() {
 	section OUT "$out" >"$out.out"
 	section CPU1 "$out" >"$out.c1"
 	section PING "$out" >"$out.ping"
+	# A failed measurement of a case whose path is a PPP session: was the session gone?
+	local cause=
+	if [ "$env" = guest ] && grep -qE '"error"|unreachable| 0 packets received' \
+		"$out.out" "$out.ping"; then
+		cause=$(guest_session_cause "$key")
+	fi
 	if [ "$kind" = ping ]; then
-		bench_row "${params[@]}" --ping "$out.out" --cpu "$out.c0" "$out.c1"
+		bench_row "${params[@]}" --ping "$out.out" --cpu "$out.c0" "$out.c1" --cause "$cause"
 	else
-		bench_row "${params[@]}" --iperf "$out.out" --cpu "$out.c0" "$out.c1"
+		bench_row "${params[@]}" --iperf "$out.out" --cpu "$out.c0" "$out.c1" --cause "$cause"
 	fi
 	if [ "$spec" = tcp:download:1 ]; then
 		progress "$key: ping under load (tcp download, 1 stream)"
 		bench_row "env=$env" "case=$c" test=ping load=tcp-download-1 "round=$round" \
-			--ping "$out.ping"
+			--ping "$out.ping" --cause "$cause"
 	fi
 }
 

@@ -9,6 +9,8 @@ usage: row.py OUT.jsonl META.json [ITEM...]
   --ping FILE        ping output: loss and rtt min/avg/max/mdev in ms
   --cpu BEFORE AFTER /proc/stat snapshots ("cpu" lines): busy share, machine and per core
   --json-line STR    merge one JSON object (e.g. a line from bpf_ns)
+  --cause TEXT       what ended the path (e.g. its PPP session), put before the reason of a
+                     row that failed; empty: nothing
 
 A row whose measurement produced nothing usable gets "status": "failed" and a reason;
 rows are never dropped. Prints a one-line summary of the row to stdout.
@@ -120,6 +122,7 @@ def main():
     with open(meta_path) as f:
         row = json.load(f)
     errors = []
+    cause = ""
     i = 0
     while i < len(items):
         it = items[i]
@@ -132,6 +135,9 @@ def main():
         elif it == "--cpu":
             errors.append(cpu_busy(items[i + 1], items[i + 2], row))
             i += 3
+        elif it == "--cause":
+            cause = items[i + 1]
+            i += 2
         elif it == "--json-line":
             row.update(json.loads(items[i + 1]))
             i += 2
@@ -148,7 +154,7 @@ def main():
     errors = [e for e in errors if e]
     if errors and row.get("status", "ok") == "ok":
         row["status"] = "failed"
-        row["reason"] = "; ".join(errors)
+        row["reason"] = "; ".join(([cause] if cause else []) + errors)
     row.setdefault("status", "ok")
     with open(out, "a") as f:
         f.write(json.dumps(row, sort_keys=True) + "\n")

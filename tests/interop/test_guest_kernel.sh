@@ -80,6 +80,9 @@ session_case() {
 		if [ $mode = kernel ]; then
 			ip netns exec pxgA cat /proc/net/pppoe | grep -q ' vA' || exit 4
 			ip netns exec pxgB cat /proc/net/pppoe | grep -q ' vB' || exit 4
+		else
+			# pppoe -T 80 ends a session after 80 s without traffic: pppd must send echoes.
+			grep -qx 'lcp-echo-interval 20' /run/pxp/client/client/options || exit 6
 		fi
 		ip netns exec pxgA pxp-ac status | grep -q 'session=1 .*pppd=alive iface=ppp' || exit 5
 		" 120)
@@ -90,6 +93,7 @@ session_case() {
 	3) fail "$case" "no ping across the session" ;;
 	4) fail "$case" "session not in /proc/net/pppoe (not kernel mode?)" ;;
 	5) fail "$case" "pxp-ac status does not show the session: $out" ;;
+	6) fail "$case" "user mode's pppd sends no LCP echoes (pppoe -T 80 would end an idle session)" ;;
 	*) fail "$case" "guest_exec failed: $out" ;;
 	esac
 }
