@@ -434,12 +434,27 @@ topo_create pppoe || {
 	echo "FAIL datapath/topology: could not build the topology"
 	exit 1
 }
-# link_counts NS: "rx_packets rx_bytes tx_packets tx_bytes" of pxp0 as `ip -s link` shows them
-# (status and stats read the same kernel counters).
+# link_counts NS [IFNAME]: "rx_packets rx_bytes tx_packets tx_bytes" of IFNAME (pxp0) as
+# `ip -s link` shows them (status and stats read the same kernel counters).
 link_counts() {
-	ip -n "$1" -s link show pxp0 |
+	ip -n "$1" -s link show "${2:-pxp0}" |
 		awk '/RX:/ { getline; rb = $1; rp = $2 } /TX:/ { getline; tb = $1; tp = $2 }
 			END { print rp, rb, tp, tb }'
+}
+
+# Receive half tc on a veth pxp0: the decapsulated packets reach pxp0's GRO (its hidden
+# peer has TSO off, pxp_netdev_peer_to_gro), so the router forwards fewer, larger packets to
+# the LAN (lan1's transmit counts a coalesced packet once) than it decapsulated.
+test_tc_rx_coalesced() {
+	local dec0 tx0 dec tx
+	dec0=$(counter "$NS_ROUTER" wan0 decap)
+	tx0=$(link_counts "$NS_ROUTER" lan1 | cut -d' ' -f3)
+	iperf_check "tcp net->lan (rx tc)" "$NS_LAN" "$NS_NET" 198.51.100.2 -R || return 1
+	dec=$(($(counter "$NS_ROUTER" wan0 decap) - dec0))
+	tx=$(($(link_counts "$NS_ROUTER" lan1 | cut -d' ' -f3) - tx0))
+	echo "# ${LABEL:-$MODE} download: $dec frames decapsulated, $tx packets out of lan1" >&2
+	[ "$dec" -gt 1000 ] && [ "$tx" -lt $((dec * 3 / 4)) ] ||
+		fail "$dec frames decapsulated left lan1 as $tx packets: no GRO on pxp0"
 }
 
 # pxp0's own counters move by the traffic, both ends, whichever programs run each half:
@@ -502,6 +517,7 @@ for MODE in $MODES; do
 	if [ "$MODE" = tc ]; then
 		run_test "datapath/$MODE/no_frame_above_mtu" test_tc_no_frame_above_mtu
 		run_test "datapath/$MODE/malformed_dropped" test_tc_malformed_dropped
+		run_test "datapath/$MODE/rx_coalesced" test_tc_rx_coalesced
 	fi
 	run_test "datapath/$MODE/mtu_change" test_mtu_change
 	run_test "datapath/$MODE/teardown_detaches" test_teardown
@@ -567,6 +583,7 @@ variant() {
 	run_test "datapath/$LABEL/mss_clamp_on_wire" test_mss_clamp_on_wire
 	case $END_ARGS in *--cpus*) run_test "datapath/$LABEL/cpumap_used" test_cpumap_used ;; esac
 	case $END_ARGS in *xdp-pass*) run_test "datapath/$LABEL/gro_coalesced" test_gro_coalesced ;; esac
+	case $END_ARGS in *"--rx tc"*) run_test "datapath/$LABEL/rx_coalesced" test_tc_rx_coalesced ;; esac
 	case $END_ARGS in *--tc-clsact*) run_test "datapath/$LABEL/wan_is_clsact" test_wan_is_clsact ;; esac
 	run_test "datapath/$LABEL/teardown_detaches" test_teardown
 	case $END_ARGS in *--tc-clsact*) run_test "datapath/$LABEL/kill9_then_cleanup" test_kill9_cleanup ;; esac

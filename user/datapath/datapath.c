@@ -902,7 +902,10 @@ int pxp_dp_session_add(struct pxp_dp *dp, const struct pxp_dp_session *s, int *i
 		pxp_err("attaching the session program to %s: %s", ds->nd.name, strerror(-err));
 		goto delete_egress;
 	}
-	err = pxp_netdev_up(&ds->nd);
+	/* Not with xdp-pass: its superpackets would be cut up again at the peer. */
+	if (dp->rx == PXP_DP_HALF_TC && ds->nd.kind == PXP_DP_NETDEV_VETH)
+		err = pxp_netdev_peer_to_gro(&ds->nd);
+	err = err ?: pxp_netdev_up(&ds->nd);
 	if (err)
 		goto delete_egress;
 	if (dp->mode == PXP_DP_AFXDP) {

@@ -247,6 +247,11 @@ int pxp_netdev_no_segmentation_offload(const struct pxp_netdev *nd)
 	return err ?: ethtool_set(nd->name, ETHTOOL_SGSO, 0);
 }
 
+int pxp_netdev_peer_to_gro(const struct pxp_netdev *nd)
+{
+	return ethtool_set(nd->peer_name, ETHTOOL_STSO, 0);
+}
+
 int pxp_netdev_up(const struct pxp_netdev *nd)
 {
 	struct nl_sock *sk;

@@ -53,6 +53,14 @@ int pxp_netdev_accept_ra(const char *name);
  */
 int pxp_netdev_no_segmentation_offload(const struct pxp_netdev *nd);
 /*
+ * TSO off on a veth pair's hidden peer, so that what it sends reaches pxp0's GRO: a veth
+ * hands a frame to its peer's NAPI (and so GRO) only when the sender has no TSO
+ * (veth_skb_is_eligible_for_gro); otherwise it goes through the backlog one by one. The tc
+ * receive half redirects MTU-sized decapsulated packets into the hidden peer; XDP's
+ * redirects take the NAPI path anyway. 0 or -errno.
+ */
+int pxp_netdev_peer_to_gro(const struct pxp_netdev *nd);
+/*
  * The alias (IFLA_IFALIAS) every pair we create carries on its stack end: after a crash,
  * when no record gives the ifindex, it tells our netdevs from someone else's of that name.
  */
