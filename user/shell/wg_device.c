@@ -22,10 +22,12 @@
  * (CONVENTIONS 16c): the loop already works in batches (recvmmsg, a TUN batch, sendmmsg),
  * and a batch joined before it goes on keeps its order with no queue, no per-packet state
  * and no lock; what it costs is the wait for a batch's slowest job.
+ *
+ * The UAPI's get=1 and set=1 are wg_device_config.c's, status, stats and the drop counters'
+ * file wg_device_status.c's; the state they share is wg_device_internal.h.
  */
 #define _GNU_SOURCE /* recvmmsg, sendmmsg */
 #include <arpa/inet.h>
-#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -56,201 +58,15 @@
 #include "noise.h"
 #include "ratelimit.h"
 #include "run_dir.h"
-#include "stats_report.h"
-#include "status.h"
-#include "uapi.h"
 #include "uapi_server.h"
 #include "wg_device.h"
+#include "wg_device_internal.h"
 #include "wg_stamp.h"
 #include "wg_timers.h"
 
-#define BATCH	       32
-#define PKT_BUF	       (WG_DEVICE_MAX_MTU + 64)
-/* A receive slot: a UDP GRO read is up to 64 KB of datagrams of one size. */
-#define RX_BUF	       65536
-/* The TX batch's bytes, and what one UDP GSO send may hold (UDP_MAX_SEGMENTS of kernels
- * before 6.11 is 64; the datagram's 64 KB). */
-#define TX_ARENA       (256 << 10)
-#define GSO_SEGS_MAX   64
-#define GSO_BYTES_MAX  65000
-/* A TX batch's datagrams at most: each of its BATCH messages a GSO run at most. */
-#define TX_SEALS_MAX   (BATCH * GSO_SEGS_MAX)
-/* Data messages opened in one pool round; a longer receive batch takes several. */
-#define RX_OPENS_MAX   512
-/* wireguard-go's QueueStagedSize: packets kept per peer while a handshake is on the way. */
-#define STAGED_MAX     128
 #define RATELIMIT_SIZE 8192
 #define HOUSEKEEP_MS   1000
 #define UDP_BUF_BYTES  (4 << 20)
-
-enum wg_dev_drop {
-#define DEV_DROP_ENUM(name, why) DEV_DROP_##name,
-	WG_DEV_DROPS(DEV_DROP_ENUM)
-#undef DEV_DROP_ENUM
-		DEV_DROP_COUNT
-};
-
-static const char *const dev_drop_names[] = {
-#define DEV_DROP_NAME(name, why) #name,
-	WG_DEV_DROPS(DEV_DROP_NAME)
-#undef DEV_DROP_NAME
-};
-
-/* "WG_DROP_MAC1": the file and the log say "mac1". */
-#define CORE_DROP_PREFIX_LEN (sizeof("WG_DROP_") - 1)
-static const char *const core_drop_names[] = {
-#define CORE_DROP_NAME(name, text) #name,
-	WG_DROP_REASONS(CORE_DROP_NAME)
-#undef CORE_DROP_NAME
-};
-
-struct staged {
-	uint16_t len;
-	uint8_t data[];
-};
-
-/*
- * A key slot's ciphers set up once, found by the slot's receiver index: one context per
- * crypto thread and direction (an OpenSSL context is one caller's at a time).
- */
-struct aead_cache {
-	bool valid;
-	uint32_t local_index;
-	struct wg_aead_key send[CRYPTO_POOL_MAX_THREADS], recv[CRYPTO_POOL_MAX_THREADS];
-};
-
-struct peer {
-	struct wg_noise_peer noise;
-	struct wg_peer_state st;
-	struct aead_cache aead[WG_SLOTS];
-	struct wg_handshake hs; /* ours (initiation created) or theirs (response created) */
-	bool has_endpoint;
-	struct sockaddr_in6 endpoint; /* IPv4 peers as v4-mapped */
-	uint64_t rx_bytes, tx_bytes;
-	struct timespec last_handshake; /* wall clock; 0: never */
-	struct staged *staged[STAGED_MAX];
-	unsigned int staged_head, staged_n;
-	struct peer *next;
-};
-
-/* A destination as the socket takes it: IPv6 (v4-mapped too), or IPv4 on an IPv4-only host. */
-union udp_addr {
-	struct sockaddr_in6 v6;
-	struct sockaddr_in v4;
-};
-
-/*
- * What the next sendmmsg sends: messages back to back in the arena, and with UDP GSO a
- * message is a run of datagrams to one peer, all of one size but a shorter last one, sent
- * as one (UDP_SEGMENT).
- */
-struct tx_batch {
-	struct mmsghdr msg[BATCH];
-	struct iovec iov[BATCH];
-	union udp_addr to[BATCH];
-	struct peer *peer[BATCH];
-	union {
-		char buf[CMSG_SPACE(sizeof(uint16_t))];
-		struct cmsghdr align;
-	} ctl[BATCH];
-	uint16_t seg[BATCH]; /* the run's datagram size */
-	uint8_t segs[BATCH];
-	bool closed[BATCH]; /* a shorter datagram ended the run */
-	unsigned int n;
-	size_t used;
-	/* Data messages framed in the arena, sealed over the pool before the send. */
-	struct seal_job {
-		uint8_t *msg;
-		const struct wg_aead_key *keys; /* the slot's send contexts, one a thread */
-		uint16_t len;
-		bool failed; /* the message's bytes were wiped instead */
-	} seal[TX_SEALS_MAX];
-	unsigned int n_seal;
-	uint8_t arena[TX_ARENA];
-};
-
-/*
- * A data message of a receive batch: found (peer, ciphers) in arrival order, opened over the
- * pool, then checked and delivered in arrival order again (rx_run_finish).
- */
-struct open_job {
-	uint8_t *msg;
-	size_t len, plen;
-	const struct sockaddr_in6 *from;
-	struct peer *p;
-	const struct aead_cache *c;
-	uint32_t idx;
-	uint64_t counter;
-	enum wg_drop r;
-};
-
-struct wg_device {
-	const struct wg_device_settings *s;
-	struct ev_loop loop;
-	struct crypto_pool *pool; /* seals and opens a batch's data messages */
-	unsigned int threads;	  /* the pool's; the contexts each aead_cache holds */
-	/* At the peers' next deadline; run_timers() looks at them every pass. */
-	struct ev_timer wake;
-	struct ev_handler tun_h, udp_h;
-	int tun_fd, udp_fd, ctl_fd;
-	int udp_family; /* AF_INET6 (dual-stack), or AF_INET where the host has no IPv6 */
-	char sock_path[sizeof(((struct sockaddr_un *)0)->sun_path)];
-	char stats_path[256];
-	bool tun_gone;
-	bool stop; /* `pppoe-xp down IFNAME` */
-	bool has_ctl;
-	struct control_server ctl; /* RUN_DIR/IFNAME.ctl: status, status-json, stats, down */
-	unsigned int mtu;
-
-	bool has_key;
-	uint8_t private_key[WG_KEY_LEN];
-	struct wg_noise_local local;
-	uint16_t listen_port;
-	uint32_t fwmark;
-	struct wg_stamp stamp; /* the private key's handshake stamps */
-	char stamp_path[PATH_MAX];
-	bool stamp_warned; /* the stamp file could not be written; said once */
-
-	struct peer *peers;
-	size_t n_peers;
-	struct allowed_ips aips;
-	struct ratelimit rl;
-	struct wg_load load;
-	struct wg_cookie_checker checker;
-	uint64_t hs_window_start_ns;
-	size_t hs_in_window;
-
-	struct uapi_server uapi; /* /var/run/wireguard/IFNAME.sock */
-	uint64_t core_drops[WG_DROP_COUNT];
-	uint64_t dev_drops[DEV_DROP_COUNT];
-	uint64_t drops_written; /* the total RUN_DIR/IFNAME.wg holds */
-	bool drops_file;	/* written at least once */
-	uint64_t next_housekeep_ms;
-
-	/* Inner packets read from and written to the TUN (segments, not superpackets); UDP
-	 * datagrams received and sent, every message type. */
-	uint64_t tun_read_packets, tun_read_bytes, tun_written_packets, tun_written_bytes;
-	uint64_t udp_rx_datagrams, udp_rx_bytes, udp_tx_datagrams, udp_tx_bytes;
-	/* Offloads: TUN superpackets (tun_offload.h), UDP GSO on send, UDP GRO on receive. */
-	bool tun_offload, udp_gso, udp_gro;
-	uint64_t tun_superpackets, tun_segments; /* read from the TUN, and their segments */
-	uint64_t gso_sends, gso_datagrams, gro_reads, gro_datagrams;
-	struct tun_gro gro;
-	uint8_t tun_buf[TUN_VNET_LEN + TUN_GSO_MAX];
-	uint8_t seg_buf[PKT_BUF];
-
-	struct mmsghdr rx_msg[BATCH];
-	struct iovec rx_iov[BATCH];
-	struct sockaddr_in6 rx_from[BATCH];
-	union {
-		char buf[CMSG_SPACE(sizeof(int))];
-		struct cmsghdr align;
-	} rx_ctl[BATCH];
-	uint8_t rx_buf[BATCH][RX_BUF];
-	struct open_job rx_open[RX_OPENS_MAX];
-	unsigned int n_open;
-	struct tx_batch tx;
-};
 
 /* A refusal of tun_offload.c as the device counts it. */
 static const enum wg_dev_drop tun_drop_dev[TUN_DROP_COUNT] = {
@@ -290,41 +106,9 @@ static void drop(struct wg_device *d, enum wg_dev_drop why)
 	d->dev_drops[why]++;
 }
 
-/* Every drop reason, the core's (but WG_OK) and then the shell's, numbered 0..N_DROPS-1. */
-#define N_DROPS (WG_DROP_COUNT - 1 + DEV_DROP_COUNT)
-
-static uint64_t drop_count(const struct wg_device *d, unsigned int i)
-{
-	return i < WG_DROP_COUNT - 1 ? d->core_drops[i + 1] : d->dev_drops[i - (WG_DROP_COUNT - 1)];
-}
-
-/* Reason i as a word: WG_DROP_MAC1 is "mac1", a shell reason its name. */
-static const char *drop_name(unsigned int i, char word[32])
-{
-	const char *enum_name;
-	size_t k;
-
-	if (i >= WG_DROP_COUNT - 1)
-		return dev_drop_names[i - (WG_DROP_COUNT - 1)];
-	enum_name = core_drop_names[i + 1] + CORE_DROP_PREFIX_LEN;
-	for (k = 0; enum_name[k] && k < 31; k++)
-		word[k] = (char)tolower((unsigned char)enum_name[k]);
-	word[k] = '\0';
-	return word;
-}
-
-static uint64_t drops_total(const struct wg_device *d)
-{
-	uint64_t n = 0;
-
-	for (unsigned int i = 0; i < N_DROPS; i++)
-		n += drop_count(d, i);
-	return n;
-}
-
 /* ---- peers --------------------------------------------------------------------- */
 
-static struct peer *peer_by_pub(struct wg_device *d, const uint8_t pub[WG_KEY_LEN])
+struct peer *peer_by_pub(struct wg_device *d, const uint8_t pub[WG_KEY_LEN])
 {
 	for (struct peer *p = d->peers; p; p = p->next)
 		if (!memcmp(p->noise.pub, pub, WG_KEY_LEN))
@@ -467,9 +251,7 @@ static void peer_free(struct wg_device *d, struct peer *p)
 	free(p);
 }
 
-static void tx_flush(struct wg_device *d);
-
-static void peer_remove(struct wg_device *d, struct peer *victim)
+void peer_remove(struct wg_device *d, struct peer *victim)
 {
 	tx_flush(d); /* the batch may hold messages to it, and counts their bytes on it */
 	for (struct peer **pp = &d->peers; *pp; pp = &(*pp)->next) {
@@ -484,7 +266,7 @@ static void peer_remove(struct wg_device *d, struct peer *victim)
 }
 
 /* Keys and handshakes of every peer go (the private key changed). */
-static void peers_expire_sessions(struct wg_device *d)
+void peers_expire_sessions(struct wg_device *d)
 {
 	for (struct peer *p = d->peers; p; p = p->next) {
 		uint16_t pk = p->st.persistent_keepalive_s;
@@ -531,7 +313,7 @@ static void tx_seal(struct wg_device *d)
 	t->n_seal = 0;
 }
 
-static void tx_flush(struct wg_device *d)
+void tx_flush(struct wg_device *d)
 {
 	struct tx_batch *t = &d->tx;
 	unsigned int done = 0;
@@ -675,7 +457,7 @@ static void peer_actions(struct wg_device *d, struct peer *p, unsigned int actio
  * Encrypts pkt (len bytes; NULL and 0 for a keepalive) to p under its current keys. False
  * when there are none (the caller stages the packet); the handshake that needs is asked.
  */
-static bool send_data(struct wg_device *d, struct peer *p, const uint8_t *pkt, size_t len)
+bool send_data(struct wg_device *d, struct peer *p, const uint8_t *pkt, size_t len)
 {
 	const struct wg_keypair *kp;
 	struct aead_cache *c;
@@ -757,7 +539,7 @@ static bool send_staged(struct wg_device *d, struct peer *p)
 /* ---- handshake stamps across restarts (wg_stamp.h) ------------------------------- */
 
 /* The private key's stamp file read: its bound, or none (missing or unreadable). */
-static void stamp_load(struct wg_device *d)
+void stamp_load(struct wg_device *d)
 {
 	char name[WG_STAMP_NAME_LEN], text[WG_STAMP_TEXT_LEN + 1];
 	uint8_t bound[WG_TAI64N_LEN];
@@ -1582,7 +1364,7 @@ static int udp_open(uint16_t port, uint32_t fwmark, uint16_t *bound, int *family
 	return udp_open_family(AF_INET, port, fwmark, bound, gro);
 }
 
-static int udp_rebind(struct wg_device *d, uint16_t port, uint32_t fwmark)
+int udp_rebind(struct wg_device *d, uint16_t port, uint32_t fwmark)
 {
 	uint16_t bound = 0;
 	bool gro = false;
@@ -1607,462 +1389,7 @@ static int udp_rebind(struct wg_device *d, uint16_t port, uint32_t fwmark)
 	return ev_loop_add(&d->loop, fd, EPOLLIN, &d->udp_h);
 }
 
-/* ---- UAPI: get=1's answer, set=1's change (uapi_server.c serves the socket) ------ */
-
-struct aip_list {
-	struct aip_prefix *v;
-	size_t n, cap;
-};
-
-static int collect_aip(const struct aip_prefix *p, void *ctx)
-{
-	struct aip_list *l = ctx;
-
-	if (l->n == l->cap) {
-		size_t cap = l->cap ? 2 * l->cap : 8;
-		struct aip_prefix *v = realloc(l->v, cap * sizeof(*v));
-
-		if (!v)
-			return -ENOMEM;
-		l->v = v;
-		l->cap = cap;
-	}
-	l->v[l->n++] = *p;
-	return 0;
-}
-
-static void endpoint_to_uapi(const struct sockaddr_in6 *a, struct uapi_endpoint *e)
-{
-	memset(e, 0, sizeof(*e));
-	e->port = ntohs(a->sin6_port);
-	if (IN6_IS_ADDR_V4MAPPED(&a->sin6_addr)) {
-		e->family = AF_INET;
-		memcpy(e->addr, a->sin6_addr.s6_addr + 12, 4);
-	} else {
-		e->family = AF_INET6;
-		memcpy(e->addr, &a->sin6_addr, 16);
-	}
-}
-
-static void endpoint_from_uapi(const struct uapi_endpoint *e, struct sockaddr_in6 *a)
-{
-	memset(a, 0, sizeof(*a));
-	a->sin6_family = AF_INET6;
-	a->sin6_port = htons(e->port);
-	if (e->family == AF_INET) {
-		a->sin6_addr.s6_addr[10] = a->sin6_addr.s6_addr[11] = 0xff;
-		memcpy(a->sin6_addr.s6_addr + 12, e->addr, 4);
-	} else {
-		memcpy(&a->sin6_addr, e->addr, 16);
-	}
-}
-
-/* The get=1 answer into a malloc'ed string (*out), or -errno. */
-static int uapi_get(struct wg_device *d, char **out, size_t *out_len)
-{
-	struct uapi_device_status ds = { .listen_port = d->listen_port, .fwmark = d->fwmark };
-	struct uapi_peer_status *ps = calloc(d->n_peers ? d->n_peers : 1, sizeof(*ps));
-	struct aip_list *al = calloc(d->n_peers ? d->n_peers : 1, sizeof(*al));
-	size_t i = 0, cap = 4096;
-	char *buf = NULL;
-	int n = -ENOMEM;
-
-	if (!ps || !al)
-		goto out;
-	if (d->has_key)
-		memcpy(ds.private_key, d->private_key, WG_KEY_LEN);
-	for (struct peer *p = d->peers; p; p = p->next, i++) {
-		memcpy(ps[i].public_key, p->noise.pub, WG_KEY_LEN);
-		memcpy(ps[i].preshared_key, p->noise.psk, WG_KEY_LEN);
-		ps[i].has_endpoint = p->has_endpoint;
-		if (p->has_endpoint)
-			endpoint_to_uapi(&p->endpoint, &ps[i].endpoint);
-		ps[i].last_handshake_sec = p->last_handshake.tv_sec;
-		ps[i].last_handshake_nsec = p->last_handshake.tv_nsec;
-		ps[i].tx_bytes = p->tx_bytes;
-		ps[i].rx_bytes = p->rx_bytes;
-		ps[i].persistent_keepalive = p->st.persistent_keepalive_s;
-		if (allowed_ips_walk(&d->aips, p, collect_aip, &al[i]))
-			goto out;
-		ps[i].allowed_ips = al[i].v;
-		ps[i].n_allowed_ips = al[i].n;
-	}
-	ds.peers = ps;
-	ds.n_peers = d->n_peers;
-	for (;;) {
-		char *b = realloc(buf, cap);
-
-		if (!b) {
-			n = -ENOMEM;
-			break;
-		}
-		buf = b;
-		n = uapi_format_get(&ds, buf, cap);
-		if (n != -ENOSPC)
-			break;
-		cap *= 2;
-	}
-out:
-	explicit_bzero(&ds.private_key, sizeof(ds.private_key));
-	if (ps)
-		explicit_bzero(ps, (d->n_peers ? d->n_peers : 1) * sizeof(*ps));
-	for (i = 0; al && i < d->n_peers; i++)
-		free(al[i].v);
-	free(al);
-	free(ps);
-	if (n < 0) {
-		if (buf)
-			explicit_bzero(buf, cap);
-		free(buf);
-		return n;
-	}
-	*out = buf;
-	*out_len = (size_t)n;
-	return 0;
-}
-
-static int apply_peer(struct wg_device *d, const struct uapi_peer_set *ps)
-{
-	struct peer *p = peer_by_pub(d, ps->public_key), **pp;
-	bool keepalive_on;
-	int err;
-
-	if (ps->remove) {
-		if (p)
-			peer_remove(d, p);
-		return 0;
-	}
-	/* wireguard-go ignores a peer that is ourselves. */
-	if (d->has_key && !memcmp(ps->public_key, d->local.key.pub, WG_KEY_LEN))
-		return 0;
-	if (!p) {
-		if (ps->update_only)
-			return 0;
-		p = calloc(1, sizeof(*p));
-		if (!p)
-			return -ENOMEM;
-		wg_noise_peer_init(&p->noise, ps->public_key, NULL);
-		wg_peer_init(&p->st, 0);
-		/* At the end: get=1 lists peers in the order they were added, as the Linux driver.
-		 */
-		for (pp = &d->peers; *pp; pp = &(*pp)->next)
-			;
-		*pp = p;
-		d->n_peers++;
-	}
-	if (ps->has_preshared_key)
-		memcpy(p->noise.psk, ps->preshared_key, WG_KEY_LEN);
-	if (ps->has_endpoint) {
-		endpoint_from_uapi(&ps->endpoint, &p->endpoint);
-		p->has_endpoint = true;
-	}
-	if (ps->replace_allowed_ips)
-		allowed_ips_remove_peer(&d->aips, p);
-	for (size_t i = 0; i < ps->n_allowed_ips; i++) {
-		const struct uapi_allowed_ip *a = &ps->allowed_ips[i];
-
-		err = a->remove ? allowed_ips_remove(&d->aips, &a->prefix, p)
-				: allowed_ips_insert(&d->aips, &a->prefix, p);
-		if (err && err != -ENOENT)
-			return err;
-	}
-	if (ps->has_persistent_keepalive) {
-		keepalive_on = !p->st.persistent_keepalive_s && ps->persistent_keepalive;
-		wg_peer_set_persistent_keepalive(&p->st, ps->persistent_keepalive);
-		/* As wireguard-go: turning it on sends one at once. */
-		if (keepalive_on && d->has_key)
-			send_data(d, p, NULL, 0);
-	}
-	return 0;
-}
-
-static int apply_set(struct wg_device *d, const struct uapi_set *cfg)
-{
-	int err;
-
-	if (cfg->has_private_key) {
-		static const uint8_t zero[WG_KEY_LEN];
-		bool same = d->has_key && !memcmp(d->private_key, cfg->private_key, WG_KEY_LEN);
-
-		if (!same) {
-			if (d->has_key)
-				wg_noise_local_free(&d->local);
-			d->has_key = false;
-			explicit_bzero(d->private_key, sizeof(d->private_key));
-			if (memcmp(cfg->private_key, zero, WG_KEY_LEN)) {
-				err = wg_noise_local_init(&d->local, cfg->private_key);
-				if (err)
-					return err;
-				memcpy(d->private_key, cfg->private_key, WG_KEY_LEN);
-				d->has_key = true;
-				stamp_load(d);
-				/* A peer with our new public key goes, as in wireguard-go. */
-				struct peer *self = peer_by_pub(d, d->local.key.pub);
-
-				if (self)
-					peer_remove(d, self);
-			}
-			peers_expire_sessions(d);
-		}
-	}
-	if ((cfg->has_listen_port && cfg->listen_port != d->listen_port) ||
-	    (cfg->has_fwmark && cfg->fwmark != d->fwmark)) {
-		err = udp_rebind(d, cfg->has_listen_port ? cfg->listen_port : d->listen_port,
-				 cfg->has_fwmark ? cfg->fwmark : d->fwmark);
-		if (err)
-			return err;
-	}
-	if (cfg->replace_peers)
-		while (d->peers)
-			peer_remove(d, d->peers);
-	for (size_t i = 0; i < cfg->n_peers; i++) {
-		err = apply_peer(d, &cfg->peers[i]);
-		if (err)
-			return err;
-	}
-	tx_flush(d);
-	return 0;
-}
-
-static int uapi_get_op(void *ctx, char **out, size_t *out_len)
-{
-	return uapi_get(ctx, out, out_len);
-}
-
-static int uapi_set_op(void *ctx, const struct uapi_set *cfg)
-{
-	return apply_set(ctx, cfg);
-}
-
-static const struct uapi_server_ops uapi_ops = { .get = uapi_get_op, .set = uapi_set_op };
-
-/* ---- the loop ------------------------------------------------------------------ */
-
-/* RUN_DIR/IFNAME.wg: the drop counters by reason, rewritten when they change. */
-static void write_drops(struct wg_device *d)
-{
-	char word[32];
-	char tmp[sizeof(d->stats_path) + 4];
-	uint64_t total = drops_total(d);
-	FILE *f;
-
-	if (d->drops_file && total == d->drops_written)
-		return;
-	snprintf(tmp, sizeof(tmp), "%s.new", d->stats_path);
-	f = fopen(tmp, "w");
-	if (!f)
-		return;
-	for (unsigned int i = 0; i < N_DROPS; i++)
-		fprintf(f, "%s%s %llu\n", STATS_DROP_PREFIX, drop_name(i, word),
-			(unsigned long long)drop_count(d, i));
-	if (fclose(f) == 0 && rename(tmp, d->stats_path) == 0) {
-		d->drops_written = total;
-		d->drops_file = true;
-	}
-}
-
-/* The non-zero drop counters in one line, once, at the end. */
-static void log_drops(const struct wg_device *d)
-{
-	char line[512], word[32];
-	int off = 0;
-
-	for (unsigned int i = 0; i < N_DROPS && off < (int)sizeof(line); i++)
-		if (drop_count(d, i))
-			off += snprintf(line + off, sizeof(line) - (size_t)off, " %s=%llu",
-					drop_name(i, word), (unsigned long long)drop_count(d, i));
-	if (off)
-		pxp_info("%s: drops:%s", d->s->ifname, line);
-}
-
-/* ---- status and stats on the control socket (pppoe-xp status|stats IFNAME) ------- */
-
-/*
- * The device's counters by name: X(name, value). Its traffic, the inner packets and bytes
- * both ways (stats has them as the TUN's netdev row), then UDP datagrams and bytes both
- * ways; TSO superpackets read and their segments; superpackets written and the segments
- * joined into them; UDP GRO reads and GSO sends and their datagrams.
- */
-#define DEV_TRAFFIC(X)                                 \
-	X(tun_packets_read, d->tun_read_packets)       \
-	X(tun_bytes_read, d->tun_read_bytes)           \
-	X(tun_packets_written, d->tun_written_packets) \
-	X(tun_bytes_written, d->tun_written_bytes)
-#define DEV_COUNTERS(X)                                  \
-	X(udp_datagrams_received, d->udp_rx_datagrams)   \
-	X(udp_bytes_received, d->udp_rx_bytes)           \
-	X(udp_datagrams_sent, d->udp_tx_datagrams)       \
-	X(udp_bytes_sent, d->udp_tx_bytes)               \
-	X(tun_superpackets_read, d->tun_superpackets)    \
-	X(tun_segments_read, d->tun_segments)            \
-	X(tun_superpackets_written, d->gro.superpackets) \
-	X(tun_segments_written, d->gro.coalesced)        \
-	X(udp_gro_reads, d->gro_reads)                   \
-	X(udp_gro_datagrams, d->gro_datagrams)           \
-	X(udp_gso_sends, d->gso_sends)                   \
-	X(udp_gso_datagrams, d->gso_datagrams)
-
-#define DEV_COUNTER_ONE(name, value) +1
-_Static_assert(0 DEV_COUNTERS(DEV_COUNTER_ONE) + N_DROPS <= STATS_MAX_COUNTERS,
-	       "a stats snapshot holds every counter and drop reason");
-#undef DEV_COUNTER_ONE
-
-static const char *device_state(const struct wg_device *d)
-{
-	return d->has_key ? "up" : "no private key";
-}
-
-/* A key as wg(8) shows it: standard base64, 44 characters. */
-static void key_base64(const uint8_t key[WG_KEY_LEN], char out[45])
-{
-	static const char b64[] =
-		"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-	size_t i, o = 0;
-
-	for (i = 0; i + 2 < WG_KEY_LEN; i += 3) {
-		uint32_t v = (uint32_t)key[i] << 16 | (uint32_t)key[i + 1] << 8 | key[i + 2];
-
-		out[o++] = b64[v >> 18];
-		out[o++] = b64[(v >> 12) & 63];
-		out[o++] = b64[(v >> 6) & 63];
-		out[o++] = b64[v & 63];
-	}
-	/* 32 = 30 + 2: the last two bytes and one '='. */
-	uint32_t v = (uint32_t)key[i] << 16 | (uint32_t)key[i + 1] << 8;
-
-	out[o++] = b64[v >> 18];
-	out[o++] = b64[(v >> 12) & 63];
-	out[o++] = b64[(v >> 6) & 63];
-	out[o++] = '=';
-	out[o] = '\0';
-}
-
-static int status_aip(const struct aip_prefix *p, void *ctx)
-{
-	char addr[INET6_ADDRSTRLEN], s[INET6_ADDRSTRLEN + 4];
-
-	inet_ntop(p->family, p->addr, addr, sizeof(addr));
-	snprintf(s, sizeof(s), "%s/%u", addr, p->cidr);
-	status_str(ctx, NULL, s);
-	return 0;
-}
-
-/* What `wg show` shows of the device and each peer, never a private or preshared key. */
-static void write_status(struct wg_device *d, FILE *out, bool json)
-{
-	struct status_writer w;
-	struct timespec wall;
-	char key[45], word[32];
-
-	clock_gettime(CLOCK_REALTIME, &wall);
-	status_begin(&w, out, json);
-	status_str(&w, "iface", d->s->ifname);
-	status_str(&w, "role", "wireguard");
-	status_u64(&w, "pid", (uint64_t)getpid());
-	status_str(&w, "state", device_state(d));
-	if (d->has_key)
-		key_base64(d->local.key.pub, key);
-	status_str(&w, "public_key", d->has_key ? key : NULL);
-	status_u64(&w, "listen_port", d->listen_port);
-	status_u64(&w, "fwmark", d->fwmark);
-	status_str(&w, "socket", d->udp_family == AF_INET ? "ipv4" : "dual-stack");
-	status_u64(&w, "mtu", d->mtu);
-	status_str(&w, "tun_offload", d->tun_offload ? "on" : "off");
-	status_str(&w, "udp_gso", d->udp_gso ? "on" : "off");
-	status_str(&w, "udp_gro", d->udp_gro ? "on" : "off");
-	status_u64(&w, "crypto_threads", d->threads);
-#define STATUS_COUNTER(name, value) status_u64(&w, #name, value);
-	DEV_TRAFFIC(STATUS_COUNTER)
-	DEV_COUNTERS(STATUS_COUNTER)
-#undef STATUS_COUNTER
-	status_array_begin(&w, "peers");
-	for (struct peer *p = d->peers; p; p = p->next) {
-		struct uapi_endpoint e;
-		char ep[INET6_ADDRSTRLEN + 8];
-		bool hs = p->last_handshake.tv_sec || p->last_handshake.tv_nsec;
-
-		status_object_begin(&w, NULL);
-		key_base64(p->noise.pub, key);
-		status_str(&w, "public_key", key);
-		if (p->has_endpoint) {
-			endpoint_to_uapi(&p->endpoint, &e);
-			uapi_format_endpoint(&e, ep, sizeof(ep));
-		}
-		status_str(&w, "endpoint", p->has_endpoint ? ep : NULL);
-		status_array_begin(&w, "allowed_ips");
-		allowed_ips_walk(&d->aips, p, status_aip, &w);
-		status_array_end(&w);
-		/* wg show dump's latest-handshake (Unix seconds, 0: never) and its age. */
-		status_u64(&w, "latest_handshake", (uint64_t)p->last_handshake.tv_sec);
-		if (hs && wall.tv_sec >= p->last_handshake.tv_sec)
-			status_u64(&w, "handshake_age_s",
-				   (uint64_t)(wall.tv_sec - p->last_handshake.tv_sec));
-		else
-			status_str(&w, "handshake_age_s", NULL);
-		status_u64(&w, "rx_bytes", p->rx_bytes);
-		status_u64(&w, "tx_bytes", p->tx_bytes);
-		status_u64(&w, "persistent_keepalive", p->st.persistent_keepalive_s);
-		status_object_end(&w);
-	}
-	status_array_end(&w);
-	status_object_begin(&w, "drops");
-	for (unsigned int i = 0; i < N_DROPS; i++)
-		if (drop_count(d, i))
-			status_u64(&w, drop_name(i, word), drop_count(d, i));
-	status_object_end(&w);
-	status_end(&w);
-}
-
-static void ctl_status(void *ctx, FILE *reply)
-{
-	write_status(ctx, reply, false);
-}
-
-static void ctl_status_json(void *ctx, FILE *reply)
-{
-	write_status(ctx, reply, true);
-}
-
-/*
- * One snapshot for `pppoe-xp stats`: the TUN as the netdev row (rx: written to it, from
- * the peers; tx: read from it), the counters and every drop reason by name.
- */
-static void ctl_stats(void *ctx, FILE *reply)
-{
-	struct wg_device *d = ctx;
-	struct stats_snapshot *st = calloc(1, sizeof(*st));
-	struct stats_netdev *n;
-	char name[STATS_COUNTER_NAME], word[32];
-
-	if (!st) {
-		fputs("error: out of memory\n", reply);
-		return;
-	}
-	snprintf(st->iface, sizeof(st->iface), "%s", d->s->ifname);
-	snprintf(st->role, sizeof(st->role), "wireguard");
-	/* one word: "no private key" is "no-private-key" */
-	snprintf(st->state, sizeof(st->state), "%s", device_state(d));
-	for (char *c = st->state; *c; c++)
-		if (*c == ' ')
-			*c = '-';
-	snprintf(st->mode, sizeof(st->mode), "%s", d->tun_offload ? "tun-offload" : "tun-plain");
-	st->time_ms = ev_now_ms();
-	n = &st->netdev[st->nr_netdevs++];
-	snprintf(n->ifname, sizeof(n->ifname), "%s", d->s->ifname);
-	n->rx_packets = d->tun_written_packets;
-	n->rx_bytes = d->tun_written_bytes;
-	n->tx_packets = d->tun_read_packets;
-	n->tx_bytes = d->tun_read_bytes;
-#define STATS_COUNTER(name, value) stats_counter_add(st, #name, value);
-	DEV_COUNTERS(STATS_COUNTER)
-#undef STATS_COUNTER
-	for (unsigned int i = 0; i < N_DROPS; i++) {
-		snprintf(name, sizeof(name), "%s%s", STATS_DROP_PREFIX, drop_name(i, word));
-		stats_counter_add(st, name, drop_count(d, i));
-	}
-	stats_snapshot_write(st, reply);
-	free(st);
-}
+/* ---- the control socket (status and stats: wg_device_status.c) ----------------- */
 
 static void ctl_down(void *ctx, FILE *reply)
 {
@@ -2079,6 +1406,8 @@ static const struct control_command ctl_commands[] = {
 	{ "down", ctl_down, "delete the interface and stop" },
 	{ NULL },
 };
+
+/* ---- the loop ------------------------------------------------------------------ */
 
 static void housekeep(struct wg_device *d, uint64_t now)
 {
