@@ -71,7 +71,7 @@ static int uapi_get(struct wg_device *d, char **out, size_t *out_len)
 	struct uapi_device_status ds = { .listen_port = d->listen_port, .fwmark = d->fwmark };
 	struct uapi_peer_status *ps = calloc(d->n_peers ? d->n_peers : 1, sizeof(*ps));
 	struct aip_list *al = calloc(d->n_peers ? d->n_peers : 1, sizeof(*al));
-	size_t i = 0, cap = 4096;
+	size_t i = 0, cap = 4096, allocated = 0; /* allocated: buf's size, zeroed on failure */
 	char *buf = NULL;
 	int n = -ENOMEM;
 
@@ -105,6 +105,7 @@ static int uapi_get(struct wg_device *d, char **out, size_t *out_len)
 			break;
 		}
 		buf = b;
+		allocated = cap;
 		n = uapi_format_get(&ds, buf, cap);
 		if (n != -ENOSPC)
 			break;
@@ -120,7 +121,7 @@ out:
 	free(ps);
 	if (n < 0) {
 		if (buf)
-			explicit_bzero(buf, cap);
+			explicit_bzero(buf, allocated);
 		free(buf);
 		return n;
 	}
