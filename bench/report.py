@@ -154,7 +154,8 @@ def cell_text(cell, base=None, lower=False):
     return s
 
 
-GUEST_X_CASES = ("pppoe-xp", "pppoe-xp-netkit", "pppoe-xp-xdp", "mixed", "mixed-netkit")
+GUEST_X_CASES = ("pppoe-xp", "pppoe-xp-netkit", "pppoe-xp-xdp", "pppoe-xp-tc", "mixed",
+                 "mixed-netkit")
 # The guest's WireGuard cases: the VPN summary's.
 GUEST_WG_CASES = ("kernel-wg", "pppoe-xp-wg", "kernel-wg-over-kernel-pppoe", "pppoe-xp-wg-over-pxp")
 

@@ -22,6 +22,9 @@
 #   pppoe-xp-xdp  the same with --mode xdp at both ends (XDP both halves, veth session
 #                 netdevs): on a WAN with native XDP (--guest-wan virtio) the other row of
 #                 --mode auto's choice
+#   pppoe-xp-tc   the same with --mode tc --netdev veth at both ends (tc both halves, no XDP,
+#                 veth session netdevs whose receive side has GRO): what a port without
+#                 native XDP can run beside the netkit row
 #   mixed         pxp-ac (kernel AC) at isp, pppoe-xp client at router in mode xdp
 #   mixed-netkit  the same with the client as in pppoe-xp-netkit: our netkit client end
 #                 alone against the kernel's AC; 6.12 only
@@ -85,6 +88,13 @@ guest_wan_script() {
 		ip link set "\$dev" netns ${p}router && ip -n ${p}router link set "\$dev" name wan0
 		dev=\$(nic_named $(guest_nic_mac "$pair" 2))
 		ip link set "\$dev" netns ${p}isp && ip -n ${p}isp link set "\$dev" name isp0
+		# Up now, for the carrier: an emulated e1000e reports it a moment after.
+		ip -n ${p}router link set wan0 up && ip -n ${p}isp link set isp0 up
+		for i in 1 2 3 4 5 6 7 8 9 10; do
+			ip -n ${p}router link show wan0 | grep -q LOWER_UP &&
+				ip -n ${p}isp link show isp0 | grep -q LOWER_UP && break
+			sleep 0.5
+		done
 	EOF
 }
 
@@ -374,10 +384,11 @@ guest_setup_case() {
 		[ "$c" = kernel-pppoe-flowtable ] && { guest_flowtable_offloads "$key" || return; }
 		echo "ok"
 		;;
-	pppoe-xp | pppoe-xp-netkit | pppoe-xp-xdp)
+	pppoe-xp | pppoe-xp-netkit | pppoe-xp-xdp | pppoe-xp-tc)
 		local -a dp=() # --mode auto: what a user gets
 		[ "$c" = pppoe-xp-netkit ] && dp=("${GUEST_NETKIT_DP[@]}")
 		[ "$c" = pppoe-xp-xdp ] && dp=(--mode xdp)
+		[ "$c" = pppoe-xp-tc ] && dp=(--mode tc --netdev veth)
 		guest_pxp_session "$key" "${dp[@]}" || return
 		x_guest 30 "$(guest_nat_script "$p" pxp0)" >/dev/null
 		guest_ready "$key" pxp0

@@ -22,7 +22,8 @@
 # handshake (each side starting once) and carry pings and TCP both ways through the tap;
 # a pppoe-xp server and client with no data path options on two virtio-net NICs of qemu's
 # wired to each other (the benchmark's --guest-wan virtio) carry a ping and run --mode
-# auto's native-XDP row (XDP both halves in native mode, veth session netdevs).
+# auto's native-XDP row (XDP both halves in native mode, veth session netdevs); the same on
+# two e1000e NICs (no native XDP) run auto's last row (tc both ways, veth session netdevs).
 # One boot for all of them: interop time is scarce.
 # Output: one PASS/FAIL/SKIP line per case; exit 1 if anything failed.
 set -u
@@ -37,13 +38,14 @@ netns=pxkn$$
 tap=pxkt$$
 cases=(guest612_boot guest612_kernel guest612_kernel_pppoe guest612_wireguard guest612_netkit
 	guest612_netem guest612_flowtable guest612_pppoe_xp_session guest612_pppoe_xp_netkit
-	guest612_pppoe_xp_netkit_crash guest612_pppoe_xp_virtio guest612_wg_ours_in_guest guest612_wg_kernel_from_us
+	guest612_pppoe_xp_netkit_crash guest612_pppoe_xp_virtio guest612_pppoe_xp_e1000e
+	guest612_wg_ours_in_guest guest612_wg_kernel_from_us
 	guest612_wg_kernel_from_guest)
 guest_suite "$name" "${cases[@]}"
 apt-cache show linux-image-6.12-amd64 >/dev/null 2>&1 ||
 	guest_suite_skip_all "apt knows no linux-image-6.12-amd64 (bookworm-security missing from the sources?)"
 
-PXG_NIC_PAIRS="virtio-net-pci 1" PXG_KERNEL=6.12 guest_suite_boot "$netns" "$tap" "$repo/build"
+PXG_NIC_PAIRS="virtio-net-pci 1,e1000e 1" PXG_KERNEL=6.12 guest_suite_boot "$netns" "$tap" "$repo/build"
 
 out=$(guest_exec "$name" 'uname -r')
 case $out in
@@ -227,35 +229,62 @@ else
 	esac
 fi
 
-# The NIC pair (launch.sh PXG_NIC_PAIRS: MACs 52:54:00:7e:00:01 and :02) as vA in pxvA and
-# vB in pxvB: a WAN whose driver has native XDP, unlike the veths above.
-if [ ! -x "$repo/build/pppoe-xp" ]; then
-	skip guest612_pppoe_xp_virtio "no build/pppoe-xp (run make first)"
-elif out=$(guest_exec "$name" '
-	nic_named() {
-		for d in /sys/class/net/*; do
-			[ "$(cat $d/address)" = "$1" ] && { echo ${d##*/}; return 0; }
+# nic_pair_case CASE PAIR DRIVER TAG NET WANT CLIENT_RES AC_RES: NIC pair PAIR (launch.sh
+# PXG_NIC_PAIRS: MACs 52:54:00:7e:PP:01 and :02), whose driver is DRIVER, as vA in TAG"A" and
+# vB in TAG"B", then guest_pxp_auto_case over it.
+nic_pair_case() {
+	local case=$1 pair=$2 driver=$3 tag=$4 out
+	if [ ! -x "$repo/build/pppoe-xp" ]; then
+		skip "$case" "no build/pppoe-xp (run make first)"
+		return
+	fi
+	# The image binds no PCI driver by itself (no udev): e1000e's NICs wait for modprobe.
+	if ! out=$(guest_exec "$name" "
+		modprobe $driver 2>/dev/null
+		nic_named() {
+			for d in /sys/class/net/*; do
+				[ \"\$(cat \$d/address)\" = \"\$1\" ] && { echo \${d##*/}; return 0; }
+			done
+			echo \"no NIC with MAC \$1\" >&2; return 1
+		}
+		a=\$(nic_named 52:54:00:7e:0$pair:01) && b=\$(nic_named 52:54:00:7e:0$pair:02) &&
+			ip netns add ${tag}A && ip netns add ${tag}B &&
+			ip link set \$a netns ${tag}A && ip -n ${tag}A link set \$a name vA &&
+			ip link set \$b netns ${tag}B && ip -n ${tag}B link set \$b name vB &&
+			ip -n ${tag}A link set vA up && ip -n ${tag}B link set vB up &&
+			ip netns exec ${tag}B ethtool -i vB | grep '^driver: $driver' || exit 1
+		# An emulated e1000e reports carrier a moment after it is up.
+		for i in \$(seq 50); do
+			ip -n ${tag}A link show vA | grep -q LOWER_UP &&
+				ip -n ${tag}B link show vB | grep -q LOWER_UP && exit 0
+			sleep 0.2
 		done
-		echo "no NIC with MAC $1" >&2; return 1
-	}
-	a=$(nic_named 52:54:00:7e:00:01) && b=$(nic_named 52:54:00:7e:00:02) &&
-		ip netns add pxvA && ip netns add pxvB &&
-		ip link set $a netns pxvA && ip -n pxvA link set $a name vA &&
-		ip link set $b netns pxvB && ip -n pxvB link set $b name vB &&
-		ip -n pxvA link set vA up && ip -n pxvB link set vB up &&
-		ip netns exec pxvB ethtool -i vB | grep "^driver: virtio_net"' 2>&1); then
-	guest_pxp_auto_case guest612_pppoe_xp_virtio "$name" pxv u612 10.78.6 \
-		"XDP both ways, native, veth" \
-		"^  mode: xdp\$
+		echo 'no carrier on the pair'; exit 1" 2>&1); then
+		fail "$case" "the $driver NIC pair is not there: $out"
+		return
+	fi
+	guest_pxp_auto_case "$case" "$name" "$tag" u612 "$5" "$6" "$7" "$8"
+}
+
+# A WAN whose driver has native XDP, unlike the veths above: auto's native-XDP row.
+nic_pair_case guest612_pppoe_xp_virtio 0 virtio_net pxv 10.78.6 "XDP both ways, native, veth" \
+	"^  mode: xdp\$
 ^  netdev_kind: veth\$
 ^  halves: rx xdp (native), tx xdp (native)\$
 ^  mode_reason: auto: virtio_net has native XDP: " \
-		"^netdev_kind: veth\$
+	"^netdev_kind: veth\$
 ^datapath_halves: rx xdp (native), tx xdp (native)\$
 ^datapath_mode_reason: auto: virtio_net has native XDP: "
-else
-	fail guest612_pppoe_xp_virtio "the virtio-net NIC pair is not there: $out"
-fi
+# One without (the R6S's r8169 ports): tc both ways on veths, whose GRO takes what tc
+# decapsulates, though this kernel has netkit.
+nic_pair_case guest612_pppoe_xp_e1000e 1 e1000e pxe 10.78.7 "tc both ways, veth" \
+	"^  mode: tc\$
+^  netdev_kind: veth\$
+^  halves: rx tc (tcx), tx tc (clsact)\$
+^  mode_reason: auto: e1000e has no native XDP: " \
+	"^netdev_kind: veth\$
+^datapath_halves: rx tc (tcx), tx tc (clsact)\$
+^datapath_mode_reason: auto: e1000e has no native XDP: "
 
 # Our `pppoe-xp wg` in pxkB (detached: it returns once its socket answers) against kernel
 # WireGuard in pxkA, over a veth of their own; we initiate (the kernel knows no endpoint).

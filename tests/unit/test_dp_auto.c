@@ -14,29 +14,30 @@ struct want {
 	int netkit;	/* may the session netdevs be netkits? -1: not probed */
 	enum pxp_dp_mode mode;
 	enum pxp_dp_half rx, tx;
+	enum pxp_dp_netdev netdev; /* AUTO: netkit where the kernel has it and the halves fit */
 };
 
 static const struct want wants[] = {
 	/* veth on a kernel with netkit: XDP strips PPPoE and passes for GRO, tc transmits on
 	 * the netkit (the 6.12 guest's fastest); no XDP probe needed (it would touch the peer) */
-	{ "veth", -1, 1, PXP_DP_TC, PXP_DP_HALF_XDP_PASS, PXP_DP_HALF_TC },
-	{ "veth", 1, 1, PXP_DP_TC, PXP_DP_HALF_XDP_PASS, PXP_DP_HALF_TC },
+	{ "veth", -1, 1, PXP_DP_TC, PXP_DP_HALF_XDP_PASS, PXP_DP_HALF_TC, PXP_DP_NETDEV_AUTO },
+	{ "veth", 1, 1, PXP_DP_TC, PXP_DP_HALF_XDP_PASS, PXP_DP_HALF_TC, PXP_DP_NETDEV_AUTO },
 	/* veth without netkit (or --netdev veth): XDP both ways (the host bench's fastest) */
-	{ "veth", -1, 0, PXP_DP_XDP, PXP_DP_HALF_XDP, PXP_DP_HALF_XDP },
-	{ "veth", 1, 0, PXP_DP_XDP, PXP_DP_HALF_XDP, PXP_DP_HALF_XDP },
+	{ "veth", -1, 0, PXP_DP_XDP, PXP_DP_HALF_XDP, PXP_DP_HALF_XDP, PXP_DP_NETDEV_AUTO },
+	{ "veth", 1, 0, PXP_DP_XDP, PXP_DP_HALF_XDP, PXP_DP_HALF_XDP, PXP_DP_NETDEV_AUTO },
 	/* native XDP (virtio-net, stmmac): XDP both ways, netkit or not (the virtio-net bench) */
-	{ "virtio_net", 1, 1, PXP_DP_XDP, PXP_DP_HALF_XDP, PXP_DP_HALF_XDP },
-	{ "stmmac", 1, 1, PXP_DP_XDP, PXP_DP_HALF_XDP, PXP_DP_HALF_XDP },
-	{ "virtio_net", 1, 0, PXP_DP_XDP, PXP_DP_HALF_XDP, PXP_DP_HALF_XDP },
-	{ "stmmac", 1, 0, PXP_DP_XDP, PXP_DP_HALF_XDP, PXP_DP_HALF_XDP },
-	/* no native XDP (r8169, e1000e): tc both ways, netkit or not (no XDP to pass from) */
-	{ "r8169", 0, 1, PXP_DP_TC, PXP_DP_HALF_TC, PXP_DP_HALF_TC },
-	{ "e1000e", 0, 0, PXP_DP_TC, PXP_DP_HALF_TC, PXP_DP_HALF_TC },
-	{ "r8169", 0, -1, PXP_DP_TC, PXP_DP_HALF_TC, PXP_DP_HALF_TC },
+	{ "virtio_net", 1, 1, PXP_DP_XDP, PXP_DP_HALF_XDP, PXP_DP_HALF_XDP, PXP_DP_NETDEV_AUTO },
+	{ "stmmac", 1, 1, PXP_DP_XDP, PXP_DP_HALF_XDP, PXP_DP_HALF_XDP, PXP_DP_NETDEV_AUTO },
+	{ "virtio_net", 1, 0, PXP_DP_XDP, PXP_DP_HALF_XDP, PXP_DP_HALF_XDP, PXP_DP_NETDEV_AUTO },
+	{ "stmmac", 1, 0, PXP_DP_XDP, PXP_DP_HALF_XDP, PXP_DP_HALF_XDP, PXP_DP_NETDEV_AUTO },
+	/* no native XDP (r8169, e1000e): tc both ways on a veth (its GRO), netkit or not */
+	{ "r8169", 0, 1, PXP_DP_TC, PXP_DP_HALF_TC, PXP_DP_HALF_TC, PXP_DP_NETDEV_VETH },
+	{ "e1000e", 0, 0, PXP_DP_TC, PXP_DP_HALF_TC, PXP_DP_HALF_TC, PXP_DP_NETDEV_VETH },
+	{ "r8169", 0, -1, PXP_DP_TC, PXP_DP_HALF_TC, PXP_DP_HALF_TC, PXP_DP_NETDEV_VETH },
 	/* a port with no driver name is judged by its XDP alone */
-	{ "", 0, 1, PXP_DP_TC, PXP_DP_HALF_TC, PXP_DP_HALF_TC },
-	{ "", 1, 0, PXP_DP_XDP, PXP_DP_HALF_XDP, PXP_DP_HALF_XDP },
-	{ "", 1, 1, PXP_DP_XDP, PXP_DP_HALF_XDP, PXP_DP_HALF_XDP },
+	{ "", 0, 1, PXP_DP_TC, PXP_DP_HALF_TC, PXP_DP_HALF_TC, PXP_DP_NETDEV_VETH },
+	{ "", 1, 0, PXP_DP_XDP, PXP_DP_HALF_XDP, PXP_DP_HALF_XDP, PXP_DP_NETDEV_AUTO },
+	{ "", 1, 1, PXP_DP_XDP, PXP_DP_HALF_XDP, PXP_DP_HALF_XDP, PXP_DP_NETDEV_AUTO },
 };
 
 TEST(each_kind_of_port)
@@ -49,7 +50,7 @@ TEST(each_kind_of_port)
 		CHECK_EQ(a->mode, w->mode);
 		CHECK_EQ(a->rx, w->rx);
 		CHECK_EQ(a->tx, w->tx);
-		CHECK_EQ(a->netdev, PXP_DP_NETDEV_AUTO);
+		CHECK_EQ(a->netdev, w->netdev);
 	}
 }
 

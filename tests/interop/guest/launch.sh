@@ -16,9 +16,10 @@
 # Environment: PXG_SMP (2), PXG_MEM_MB (1024), PXG_APPEND (extra kernel
 # command line, e.g. ignore_loglevel to see the boot on the console), PXG_ARCH (amd64, the
 # default, or arm64: the image's architecture, built by build-image.sh --arch),
-# PXG_NIC_PAIRS ("MODEL N": N pairs of emulated NICs of qemu device MODEL, virtio-net-pci or
-# e1000e, the two of pair I wired to each other through qemu hub I and nothing else, MACs
-# 52:54:00:7e:II:01 and :02 with II the pair in hex; the benchmark's emulated-NIC WAN).
+# PXG_NIC_PAIRS ("MODEL N[,MODEL N...]": N pairs of emulated NICs of qemu device MODEL,
+# virtio-net-pci or e1000e, numbered on across the list, the two of pair I wired to each
+# other through qemu hub I and nothing else, MACs 52:54:00:7e:II:01 and :02 with II the pair
+# in hex; the benchmark's emulated-NIC WAN).
 set -euo pipefail
 
 [ $# -ge 4 ] || {
@@ -58,8 +59,10 @@ fi
 # no guest offloads, which virtio-net refuses XDP beside.
 virtio_no_offloads="csum=off,gso=off,guest_csum=off,guest_tso4=off,guest_tso6=off,guest_ecn=off,guest_ufo=off,host_tso4=off,host_tso6=off,host_ecn=off,host_ufo=off"
 nic_pair_args=()
-if [ -n "${PXG_NIC_PAIRS:-}" ]; then
-	read -r nic_model nic_pairs <<<"$PXG_NIC_PAIRS"
+pair=0
+IFS=, read -r -a nic_groups <<<"${PXG_NIC_PAIRS:-}"
+for group in "${nic_groups[@]}"; do
+	read -r nic_model nic_pairs <<<"$group"
 	case $nic_model in
 	virtio-net-pci) nic_opts=",$virtio_no_offloads" ;;
 	e1000e) nic_opts= ;;
@@ -68,17 +71,17 @@ if [ -n "${PXG_NIC_PAIRS:-}" ]; then
 		exit 2
 		;;
 	esac
-	[[ ${nic_pairs:-} =~ ^[1-9][0-9]?$ ]] || {
-		echo "launch.sh: PXG_NIC_PAIRS count '${nic_pairs:-}' is not 1-99" >&2
+	[[ ${nic_pairs:-} =~ ^[1-9][0-9]?$ ]] && [ $((pair + nic_pairs)) -le 99 ] || {
+		echo "launch.sh: PXG_NIC_PAIRS count '${nic_pairs:-}' is not 1-99 (99 pairs at most)" >&2
 		exit 2
 	}
-	for ((i = 0; i < nic_pairs; i++)); do
+	for ((i = 0; i < nic_pairs; i++, pair++)); do
 		for side in 1 2; do
-			nic_pair_args+=(-netdev "hubport,id=pair$i-$side,hubid=$((i + 1))"
-				-device "$nic_model,netdev=pair$i-$side,mac=$(printf '52:54:00:7e:%02x:%02x' "$i" "$side")$nic_opts")
+			nic_pair_args+=(-netdev "hubport,id=pair$pair-$side,hubid=$((pair + 1))"
+				-device "$nic_model,netdev=pair$pair-$side,mac=$(printf '52:54:00:7e:%02x:%02x' "$pair" "$side")$nic_opts")
 		done
 	done
-fi
+done
 
 # TCG only: the host's /dev/kvm cannot run a stock kernel. The NIC has every
 # offload off so frames on the tap are what a real wire carries: full
