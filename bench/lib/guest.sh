@@ -40,11 +40,9 @@
 # With --guest-wan virtio or e1000e each case's wan0 and isp0 are two emulated NICs of qemu's
 # wired to each other (launch.sh PXG_NIC_PAIRS), not a veth pair; everything else the same.
 
-# The qemu device of each --guest-wan, and the MAC of side 1 (router) or 2 (isp) of NIC pair
-# I (launch.sh numbers them so).
+# The qemu device of each --guest-wan; the NIC pair of each case (side 1 the router's).
 declare -A GUEST_NIC_MODEL=([virtio]=virtio-net-pci [e1000e]=e1000e)
 declare -A CASE_WAN_PAIR
-guest_nic_mac() { printf '52:54:00:7e:%02x:%02x' "$1" "$2"; }
 
 # The netkit cases' data path (both ends of pppoe-xp-netkit, the client of mixed-netkit); the
 # receive half tc or xdp-pass, BENCH_NETKIT_RX to compare the two.
@@ -77,25 +75,7 @@ guest_wan_script() {
 		echo "ip link add wan0 netns ${p}router type veth peer name isp0 netns ${p}isp"
 		return
 	fi
-	cat <<-EOF
-		nic_named() {
-			for d in /sys/class/net/*; do
-				[ "\$(cat \$d/address)" = "\$1" ] && { echo \${d##*/}; return 0; }
-			done
-			echo "no NIC with MAC \$1 (is qemu's NIC pair $pair there?)" >&2; return 1
-		}
-		dev=\$(nic_named $(guest_nic_mac "$pair" 1))
-		ip link set "\$dev" netns ${p}router && ip -n ${p}router link set "\$dev" name wan0
-		dev=\$(nic_named $(guest_nic_mac "$pair" 2))
-		ip link set "\$dev" netns ${p}isp && ip -n ${p}isp link set "\$dev" name isp0
-		# Up now, for the carrier: an emulated e1000e reports it a moment after.
-		ip -n ${p}router link set wan0 up && ip -n ${p}isp link set isp0 up
-		for i in 1 2 3 4 5 6 7 8 9 10; do
-			ip -n ${p}router link show wan0 | grep -q LOWER_UP &&
-				ip -n ${p}isp link show isp0 | grep -q LOWER_UP && break
-			sleep 0.5
-		done
-	EOF
+	guest_nic_pair_script "$pair" "${p}router" wan0 "${p}isp" isp0
 }
 
 # The topology of one case inside the guest (POSIX sh: the guest has dash and busybox), on

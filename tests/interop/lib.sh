@@ -44,6 +44,38 @@ pxg_mac_for() {
 	echo "52:54:00:${h:0:2}:${h:2:2}:${h:4:2}"
 }
 
+# pxg_nic_mac PAIR SIDE: the MAC of side SIDE (1 or 2) of NIC pair PAIR, as launch.sh makes it.
+pxg_nic_mac() { printf '52:54:00:7e:%02x:%02x' "$1" "$2"; }
+
+# guest_nic_pair_script PAIR NS1 IF1 NS2 IF2: guest sh lines that move NIC pair PAIR
+# (launch.sh PXG_NIC_PAIRS) into NS1 as IF1 (side 1) and NS2 as IF2 (side 2), bring both up
+# and wait (10 s at most) for their carrier: an emulated e1000e reports it a moment after it
+# is up. Exit 1, saying what is missing, if a NIC or the carrier is not there; nothing
+# after success, so the lines fit inside a longer script.
+guest_nic_pair_script() {
+	local pair=$1 ns1=$2 if1=$3 ns2=$4 if2=$5
+	cat <<-EOF
+		nic_named() {
+			for d in /sys/class/net/*; do
+				[ "\$(cat \$d/address)" = "\$1" ] && { echo \${d##*/}; return 0; }
+			done
+			echo "no NIC with MAC \$1 (is qemu's NIC pair $pair there?)" >&2; return 1
+		}
+		dev=\$(nic_named $(pxg_nic_mac "$pair" 1)) || exit 1
+		ip link set "\$dev" netns $ns1 && ip -n $ns1 link set "\$dev" name $if1 || exit 1
+		dev=\$(nic_named $(pxg_nic_mac "$pair" 2)) || exit 1
+		ip link set "\$dev" netns $ns2 && ip -n $ns2 link set "\$dev" name $if2 || exit 1
+		ip -n $ns1 link set $if1 up && ip -n $ns2 link set $if2 up || exit 1
+		for i in \$(seq 50); do
+			ip -n $ns1 link show $if1 | grep -q LOWER_UP &&
+				ip -n $ns2 link show $if2 | grep -q LOWER_UP && break
+			sleep 0.2
+		done
+		ip -n $ns1 link show $if1 | grep -q LOWER_UP && ip -n $ns2 link show $if2 | grep -q LOWER_UP ||
+			{ echo "no carrier on NIC pair $pair" >&2; exit 1; }
+	EOF
+}
+
 pxg_qemu_pid() {
 	local f="$PXG_RUN_DIR/$1/qemu.pid"
 	[ -s "$f" ] && cat "$f"

@@ -230,8 +230,8 @@ else
 fi
 
 # nic_pair_case CASE PAIR DRIVER TAG NET WANT CLIENT_RES AC_RES: NIC pair PAIR (launch.sh
-# PXG_NIC_PAIRS: MACs 52:54:00:7e:PP:01 and :02), whose driver is DRIVER, as vA in TAG"A" and
-# vB in TAG"B", then guest_pxp_auto_case over it.
+# PXG_NIC_PAIRS), whose driver is DRIVER, as vA in TAG"A" and vB in TAG"B"
+# (guest_nic_pair_script), then guest_pxp_auto_case over it.
 nic_pair_case() {
 	local case=$1 pair=$2 driver=$3 tag=$4 out
 	if [ ! -x "$repo/build/pppoe-xp" ]; then
@@ -239,27 +239,10 @@ nic_pair_case() {
 		return
 	fi
 	# The image binds no PCI driver by itself (no udev): e1000e's NICs wait for modprobe.
-	if ! out=$(guest_exec "$name" "
-		modprobe $driver 2>/dev/null
-		nic_named() {
-			for d in /sys/class/net/*; do
-				[ \"\$(cat \$d/address)\" = \"\$1\" ] && { echo \${d##*/}; return 0; }
-			done
-			echo \"no NIC with MAC \$1\" >&2; return 1
-		}
-		a=\$(nic_named 52:54:00:7e:0$pair:01) && b=\$(nic_named 52:54:00:7e:0$pair:02) &&
-			ip netns add ${tag}A && ip netns add ${tag}B &&
-			ip link set \$a netns ${tag}A && ip -n ${tag}A link set \$a name vA &&
-			ip link set \$b netns ${tag}B && ip -n ${tag}B link set \$b name vB &&
-			ip -n ${tag}A link set vA up && ip -n ${tag}B link set vB up &&
-			ip netns exec ${tag}B ethtool -i vB | grep '^driver: $driver' || exit 1
-		# An emulated e1000e reports carrier a moment after it is up.
-		for i in \$(seq 50); do
-			ip -n ${tag}A link show vA | grep -q LOWER_UP &&
-				ip -n ${tag}B link show vB | grep -q LOWER_UP && exit 0
-			sleep 0.2
-		done
-		echo 'no carrier on the pair'; exit 1" 2>&1); then
+	if ! out=$(guest_exec "$name" "modprobe $driver 2>/dev/null
+		ip netns add ${tag}A && ip netns add ${tag}B || exit 1
+		$(guest_nic_pair_script "$pair" "${tag}A" vA "${tag}B" vB)
+		ip netns exec ${tag}B ethtool -i vB | grep '^driver: $driver'" 2>&1); then
 		fail "$case" "the $driver NIC pair is not there: $out"
 		return
 	fi
