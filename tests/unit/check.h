@@ -51,15 +51,16 @@ static const char *check_prefix = "unit";
 
 static const char *check_current_name;
 
-#define RUN(name)                                                    \
-	do {                                                         \
-		check_current_name = #name;                          \
-		check_failed_current = 0;                            \
-		name();                                              \
-		if (check_failed_current)                            \
-			check_failed_total++;                        \
-		else                                                 \
-			printf("PASS %s/%s\n", check_prefix, #name); \
+#define RUN(name)                                                       \
+	do {                                                            \
+		check_current_name = #name;                             \
+		check_failed_current = 0;                               \
+		name();                                                 \
+		if (check_failed_current)                               \
+			check_failed_total++;                           \
+		else                                                    \
+			printf("PASS %s/%s\n", check_prefix, #name);    \
+		fflush(stdout); /* a program killed later keeps this */ \
 	} while (0)
 
 static inline int check_summary(void)

@@ -6,6 +6,13 @@
  * round by counting itself in `busy` and checking that gen is still the one it saw, so it
  * never reads a half-written round; the caller never waits for a worker that is asleep,
  * only for jobs, so a late worker costs nothing.
+ *
+ * Each store that a later load of another variable must not pass (gen then busy or
+ * sleepers; caller_sleeps then done) is a read-modify-write, not a plain seq_cst store.
+ * C11 orders the two either way, but qemu-aarch64 on an x86 host lets STLR's store wait in
+ * the store buffer past the LDAR that follows: a worker then entered a round being set up
+ * and ran jobs past its end, and the caller waited for a `done` it never reached (a hang of
+ * test_crypto_pool in CI's cross tier). An RMW is a full barrier on every host.
  */
 #define _GNU_SOURCE /* CPU_COUNT, sched_getaffinity */
 #include <errno.h>
@@ -209,7 +216,7 @@ void crypto_pool_run(struct crypto_pool *p, unsigned int n_jobs, crypto_pool_fn 
 			fn(ctx, i, 0);
 		return;
 	}
-	atomic_store(&p->gen, g + 1);
+	atomic_exchange(&p->gen, g + 1);
 	/* A worker still inside the last round leaves at once: nothing is left in it (unless
 	 * it was preempted there: then its CPU is what it needs). */
 	for (unsigned int spins = 1; atomic_load(&p->busy); spins++) {
@@ -224,7 +231,7 @@ void crypto_pool_run(struct crypto_pool *p, unsigned int n_jobs, crypto_pool_fn 
 	p->n_jobs = n_jobs;
 	atomic_store_explicit(&p->next, 0, memory_order_relaxed);
 	atomic_store_explicit(&p->done, 0, memory_order_relaxed);
-	atomic_store(&p->gen, g + 2);
+	atomic_exchange(&p->gen, g + 2);
 	if (atomic_load(&p->sleepers))
 		futex_wake(&p->gen, INT_MAX);
 	work(p, 0);
@@ -237,7 +244,7 @@ void crypto_pool_run(struct crypto_pool *p, unsigned int n_jobs, crypto_pool_fn 
 		cpu_relax();
 		if (spins % 64 || pxp_mono_ns() < until)
 			continue;
-		atomic_store(&p->caller_sleeps, true);
+		atomic_exchange(&p->caller_sleeps, true);
 		d = atomic_load(&p->done);
 		if (d != n_jobs)
 			futex_wait(&p->done, d);
