@@ -9,10 +9,11 @@
  *
  * Each store that a later load of another variable must not pass (gen then busy or
  * sleepers; caller_sleeps then done) is a read-modify-write, not a plain seq_cst store.
- * C11 orders the two either way, but qemu-aarch64 on an x86 host lets STLR's store wait in
- * the store buffer past the LDAR that follows: a worker then entered a round being set up
- * and ran jobs past its end, and the caller waited for a `done` it never reached (a hang of
- * test_crypto_pool in CI's cross tier). An RMW is a full barrier on every host.
+ * C11 orders the two either way, but qemu-aarch64 on an x86 host appears to let STLR's
+ * store wait in the store buffer past the LDAR that follows: a worker could then enter a
+ * round being set up and run jobs past its end, and the caller wait for a `done` it never
+ * reaches (the likely cause of test_crypto_pool hanging in CI's cross tier; not reproduced
+ * here). An RMW is a full barrier on every host.
  */
 #define _GNU_SOURCE /* CPU_COUNT, sched_getaffinity */
 #include <errno.h>
