@@ -426,17 +426,26 @@ test_netdev_netkit() {
 	! in_ns "$NS_ROUTER" ip link show pxp0 >/dev/null 2>&1 || fail "down after kill -9 left the netkit pxp0" || return 1
 }
 
-# --netdev auto (the default): veth with XDP halves everywhere, and in mode tc veth where the
-# kernel has no netkit, netkit where it has.
+# --netdev auto (the default): veth with XDP halves everywhere, veth in mode tc (its tc receive
+# half needs a veth's GRO), and with rx xdp-pass + tx tc veth where the kernel has no netkit,
+# netkit where it has.
 test_netdev_auto() {
 	local want=veth
 	reset
 	start_server pap --mode tc || return 1
 	client_up --mode tc || fail "up --mode tc failed: $(cat "$PXP_TMP/client.out")" || return 1
-	kernel_has_netkit && want=netkit
-	[ "$(netdev_kind)" = "$want" ] || fail "mode tc: netdev_kind is '$(netdev_kind)', not $want" || return 1
+	[ "$(netdev_kind)" = veth ] || fail "mode tc: netdev_kind is '$(netdev_kind)', not veth" || return 1
 	in_ns "$NS_ROUTER" ping -c 2 -W 2 -i 0.2 100.64.1.1 >/dev/null ||
-		fail "no traffic through the session in mode tc ($want)" || return 1
+		fail "no traffic through the session in mode tc (veth)" || return 1
+	reset
+	start_server pap --mode tc || return 1
+	client_up --mode tc --rx xdp-pass ||
+		fail "up --mode tc --rx xdp-pass failed: $(cat "$PXP_TMP/client.out")" || return 1
+	kernel_has_netkit && want=netkit
+	[ "$(netdev_kind)" = "$want" ] ||
+		fail "rx xdp-pass, tx tc: netdev_kind is '$(netdev_kind)', not $want" || return 1
+	in_ns "$NS_ROUTER" ping -c 2 -W 2 -i 0.2 100.64.1.1 >/dev/null ||
+		fail "no traffic through the session with rx xdp-pass, tx tc ($want)" || return 1
 	reset
 	start_server pap || return 1
 	client_up --mode xdp || fail "up --mode xdp failed: $(cat "$PXP_TMP/client.out")" || return 1

@@ -14,30 +14,33 @@ struct want {
 	int netkit;	/* may the session netdevs be netkits? -1: not probed */
 	enum pxp_dp_mode mode;
 	enum pxp_dp_half rx, tx;
-	enum pxp_dp_netdev netdev; /* AUTO: netkit where the kernel has it and the halves fit */
+	bool makes_netkit; /* --netdev auto makes netkits (the kernel has them) */
 };
+
+#define AUTO_NETKIT true
+#define AUTO_VETH   false
 
 static const struct want wants[] = {
 	/* veth on a kernel with netkit: XDP strips PPPoE and passes for GRO, tc transmits on
 	 * the netkit (the 6.12 guest's fastest); no XDP probe needed (it would touch the peer) */
-	{ "veth", -1, 1, PXP_DP_TC, PXP_DP_HALF_XDP_PASS, PXP_DP_HALF_TC, PXP_DP_NETDEV_AUTO },
-	{ "veth", 1, 1, PXP_DP_TC, PXP_DP_HALF_XDP_PASS, PXP_DP_HALF_TC, PXP_DP_NETDEV_AUTO },
+	{ "veth", -1, 1, PXP_DP_TC, PXP_DP_HALF_XDP_PASS, PXP_DP_HALF_TC, AUTO_NETKIT },
+	{ "veth", 1, 1, PXP_DP_TC, PXP_DP_HALF_XDP_PASS, PXP_DP_HALF_TC, AUTO_NETKIT },
 	/* veth without netkit (or --netdev veth): XDP both ways (the host bench's fastest) */
-	{ "veth", -1, 0, PXP_DP_XDP, PXP_DP_HALF_XDP, PXP_DP_HALF_XDP, PXP_DP_NETDEV_AUTO },
-	{ "veth", 1, 0, PXP_DP_XDP, PXP_DP_HALF_XDP, PXP_DP_HALF_XDP, PXP_DP_NETDEV_AUTO },
+	{ "veth", -1, 0, PXP_DP_XDP, PXP_DP_HALF_XDP, PXP_DP_HALF_XDP, AUTO_VETH },
+	{ "veth", 1, 0, PXP_DP_XDP, PXP_DP_HALF_XDP, PXP_DP_HALF_XDP, AUTO_VETH },
 	/* native XDP (virtio-net, stmmac): XDP both ways, netkit or not (the virtio-net bench) */
-	{ "virtio_net", 1, 1, PXP_DP_XDP, PXP_DP_HALF_XDP, PXP_DP_HALF_XDP, PXP_DP_NETDEV_AUTO },
-	{ "stmmac", 1, 1, PXP_DP_XDP, PXP_DP_HALF_XDP, PXP_DP_HALF_XDP, PXP_DP_NETDEV_AUTO },
-	{ "virtio_net", 1, 0, PXP_DP_XDP, PXP_DP_HALF_XDP, PXP_DP_HALF_XDP, PXP_DP_NETDEV_AUTO },
-	{ "stmmac", 1, 0, PXP_DP_XDP, PXP_DP_HALF_XDP, PXP_DP_HALF_XDP, PXP_DP_NETDEV_AUTO },
+	{ "virtio_net", 1, 1, PXP_DP_XDP, PXP_DP_HALF_XDP, PXP_DP_HALF_XDP, AUTO_VETH },
+	{ "stmmac", 1, 1, PXP_DP_XDP, PXP_DP_HALF_XDP, PXP_DP_HALF_XDP, AUTO_VETH },
+	{ "virtio_net", 1, 0, PXP_DP_XDP, PXP_DP_HALF_XDP, PXP_DP_HALF_XDP, AUTO_VETH },
+	{ "stmmac", 1, 0, PXP_DP_XDP, PXP_DP_HALF_XDP, PXP_DP_HALF_XDP, AUTO_VETH },
 	/* no native XDP (r8169, e1000e): tc both ways on a veth (its GRO), netkit or not */
-	{ "r8169", 0, 1, PXP_DP_TC, PXP_DP_HALF_TC, PXP_DP_HALF_TC, PXP_DP_NETDEV_VETH },
-	{ "e1000e", 0, 0, PXP_DP_TC, PXP_DP_HALF_TC, PXP_DP_HALF_TC, PXP_DP_NETDEV_VETH },
-	{ "r8169", 0, -1, PXP_DP_TC, PXP_DP_HALF_TC, PXP_DP_HALF_TC, PXP_DP_NETDEV_VETH },
+	{ "r8169", 0, 1, PXP_DP_TC, PXP_DP_HALF_TC, PXP_DP_HALF_TC, AUTO_VETH },
+	{ "e1000e", 0, 0, PXP_DP_TC, PXP_DP_HALF_TC, PXP_DP_HALF_TC, AUTO_VETH },
+	{ "r8169", 0, -1, PXP_DP_TC, PXP_DP_HALF_TC, PXP_DP_HALF_TC, AUTO_VETH },
 	/* a port with no driver name is judged by its XDP alone */
-	{ "", 0, 1, PXP_DP_TC, PXP_DP_HALF_TC, PXP_DP_HALF_TC, PXP_DP_NETDEV_VETH },
-	{ "", 1, 0, PXP_DP_XDP, PXP_DP_HALF_XDP, PXP_DP_HALF_XDP, PXP_DP_NETDEV_AUTO },
-	{ "", 1, 1, PXP_DP_XDP, PXP_DP_HALF_XDP, PXP_DP_HALF_XDP, PXP_DP_NETDEV_AUTO },
+	{ "", 0, 1, PXP_DP_TC, PXP_DP_HALF_TC, PXP_DP_HALF_TC, AUTO_VETH },
+	{ "", 1, 0, PXP_DP_XDP, PXP_DP_HALF_XDP, PXP_DP_HALF_XDP, AUTO_VETH },
+	{ "", 1, 1, PXP_DP_XDP, PXP_DP_HALF_XDP, PXP_DP_HALF_XDP, AUTO_VETH },
 };
 
 TEST(each_kind_of_port)
@@ -50,7 +53,7 @@ TEST(each_kind_of_port)
 		CHECK_EQ(a->mode, w->mode);
 		CHECK_EQ(a->rx, w->rx);
 		CHECK_EQ(a->tx, w->tx);
-		CHECK_EQ(a->netdev, w->netdev);
+		CHECK_EQ(pxp_dp_auto_netkit(a->mode, a->rx, a->tx), w->makes_netkit);
 	}
 }
 
@@ -67,8 +70,8 @@ TEST(unprobed_answers_give_no_pick)
 }
 
 /*
- * Every row can run: a transmit half is xdp or tc, a netkit-or-veth choice (AUTO) only with
- * halves a netkit takes or veth, mode xdp or tc (afxdp is never automatic), a reason to print,
+ * Every row can run: a transmit half is xdp or tc, a row for kernels with netkit makes
+ * netkits, mode xdp or tc (afxdp is never automatic), a reason to print,
  * and the two classes come last, native before any, the last fitting every kernel.
  */
 TEST(every_row_can_run)
@@ -82,10 +85,8 @@ TEST(every_row_can_run)
 		CHECK(t[i].rx != PXP_DP_HALF_DEFAULT);
 		CHECK(t[i].mode == PXP_DP_XDP || t[i].mode == PXP_DP_TC);
 		CHECK(t[i].why && strlen(t[i].why) > 10 && !strchr(t[i].why, '\n'));
-		CHECK(t[i].netdev != PXP_DP_NETDEV_NETKIT ||
-		      (t[i].tx == PXP_DP_HALF_TC && t[i].rx != PXP_DP_HALF_XDP));
-		/* a netkit row runs halves a netkit takes; XDP receives only where it is native */
-		CHECK(!t[i].netkit || (t[i].tx == PXP_DP_HALF_TC && t[i].rx != PXP_DP_HALF_XDP));
+		/* a netkit row makes netkits; XDP receives only where it is native */
+		CHECK(!t[i].netkit || pxp_dp_auto_netkit(t[i].mode, t[i].rx, t[i].tx));
 		CHECK(t[i].rx == PXP_DP_HALF_TC || strcmp(t[i].driver, PXP_AUTO_ANY));
 	}
 	CHECK(!strcmp(t[n - 2].driver, PXP_AUTO_NATIVE_XDP));
@@ -95,11 +96,25 @@ TEST(every_row_can_run)
 	CHECK(!t[n - 1].netkit);
 }
 
+/*
+ * --netdev auto outside mode auto: a netkit only for rx xdp-pass + tx tc (GRO happened on the
+ * WAN port); tc's receive half wants a veth's GRO; XDP halves and the engine cannot use one.
+ */
+TEST(netdev_auto_by_halves)
+{
+	CHECK(pxp_dp_auto_netkit(PXP_DP_TC, PXP_DP_HALF_XDP_PASS, PXP_DP_HALF_TC));
+	CHECK(!pxp_dp_auto_netkit(PXP_DP_TC, PXP_DP_HALF_TC, PXP_DP_HALF_TC));
+	CHECK(!pxp_dp_auto_netkit(PXP_DP_TC, PXP_DP_HALF_XDP_PASS, PXP_DP_HALF_XDP));
+	CHECK(!pxp_dp_auto_netkit(PXP_DP_XDP, PXP_DP_HALF_XDP, PXP_DP_HALF_XDP));
+	CHECK(!pxp_dp_auto_netkit(PXP_DP_AFXDP, PXP_DP_HALF_XDP_PASS, PXP_DP_HALF_TC));
+}
+
 int main(void)
 {
 	check_prefix = "dp_auto";
 	RUN(each_kind_of_port);
 	RUN(unprobed_answers_give_no_pick);
 	RUN(every_row_can_run);
+	RUN(netdev_auto_by_halves);
 	return check_summary();
 }

@@ -416,7 +416,8 @@ static const struct cli_option daemon_options[] = {
 	{ "netdev", OPT_NETDEV, "K",
 	  "the session netdev: veth (a pair whose hidden peer runs the XDP transmit half), netkit "
 	  "(Linux 6.7+: the tc transmit half runs on its own transmit; needs --rx tc or xdp-pass "
-	  "and --tx tc) or auto (netkit where the kernel has it and the halves fit, else veth)",
+	  "and --tx tc) or auto (netkit where the kernel has it and the halves are rx xdp-pass, "
+	  "tx tc; else veth, whose GRO the tc receive half needs)",
 	  "auto" },
 	{ "cpus", OPT_CPUS, "N",
 	  "software RSS: decapsulate on CPUs 0..N-1 by the inner flow hash (modes xdp and "

@@ -47,11 +47,10 @@ struct dp_session {
 
 struct pxp_dp {
 	enum pxp_dp_mode mode;
-	enum pxp_dp_half rx, tx;	/* resolved: never PXP_DP_HALF_DEFAULT */
-	enum pxp_dp_netdev netdev;	/* resolved: VETH or NETKIT */
-	enum pxp_dp_netdev auto_netdev; /* what --netdev auto means here (the auto table's) */
-	char reason[192];		/* why this mode: the auto table's row, or "asked for" */
-	__u32 xdp_flags;		/* XDP_FLAGS_DRV_MODE or XDP_FLAGS_SKB_MODE */
+	enum pxp_dp_half rx, tx;   /* resolved: never PXP_DP_HALF_DEFAULT */
+	enum pxp_dp_netdev netdev; /* resolved: VETH or NETKIT */
+	char reason[192];	   /* why this mode: the auto table's row, or "asked for" */
+	__u32 xdp_flags;	   /* XDP_FLAGS_DRV_MODE or XDP_FLAGS_SKB_MODE */
 	struct pxp_wan_info wan;
 	char wan_name[IF_NAMESIZE];
 	uint16_t vlan_tci;
@@ -132,9 +131,8 @@ int pxp_dp_set_netdev(struct pxp_dp *dp, enum pxp_dp_netdev kind)
 		return -EINVAL;
 	if (dp->nr_sessions)
 		return -EBUSY;
-	if (kind == PXP_DP_NETDEV_AUTO)
-		kind = dp->auto_netdev; /* AUTO unless the auto table's row names a kind */
-	if (kind == PXP_DP_NETDEV_VETH || (kind == PXP_DP_NETDEV_AUTO && !halves_fit_netkit(dp))) {
+	if (kind == PXP_DP_NETDEV_VETH ||
+	    (kind == PXP_DP_NETDEV_AUTO && !pxp_dp_auto_netkit(dp->mode, dp->rx, dp->tx))) {
 		dp->netdev = PXP_DP_NETDEV_VETH;
 		return 0;
 	}
@@ -290,7 +288,6 @@ static void pick_auto(struct pxp_dp *dp, enum pxp_dp_netdev kind, enum pxp_dp_mo
 	*mode = a->mode;
 	*rx = *rx != PXP_DP_HALF_DEFAULT ? *rx : a->rx;
 	*tx = *tx != PXP_DP_HALF_DEFAULT ? *tx : a->tx;
-	dp->auto_netdev = a->netdev;
 	snprintf(dp->reason, sizeof(dp->reason), "auto: %s%s: %s%s%s",
 		 driver[0] ? driver : "a driver",
 		 native < 0 ? ""

@@ -48,8 +48,9 @@ enum pxp_dp_half {
 
 /* The session netdev's kind (--netdev); status and the instance record name it. */
 enum pxp_dp_netdev {
-	PXP_DP_NETDEV_AUTO, /* netkit where the kernel has it and the halves can use it, else veth
-			     */
+	/* netkit where the kernel has it and the receive half is xdp-pass (tc's wants a veth's
+	 * GRO), else veth */
+	PXP_DP_NETDEV_AUTO,
 	PXP_DP_NETDEV_VETH, /* a veth pair: XDP halves run on its hidden peer */
 	/*
 	 * a netkit pair (Linux 6.7+): the tc transmit half runs on pxp0's own transmit, no veth
@@ -86,7 +87,8 @@ const char *pxp_dp_netdev_name(enum pxp_dp_netdev kind);
 int pxp_dp_netdev_parse(const char *name, enum pxp_dp_netdev *kind);
 /*
  * The kind of the session netdevs created from here on (call before the first session): AUTO
- * probes the kernel for netkit (pxp_netkit_probe) and takes it if the halves can use it.
+ * with rx xdp-pass and tx tc probes the kernel for netkit (pxp_netkit_probe) and takes it if
+ * there is one; any other AUTO is a veth.
  * NETKIT on a kernel without it, or with halves that cannot use it, is -EOPNOTSUPP or
  * -EINVAL, logged with the reason. Without this call the data path makes veths.
  */

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * What --mode auto runs on a WAN port: one table from the port's driver to the mode, the
- * programs of each half and the session netdev's kind, with the reason status prints. Pure
+ * What --mode auto runs on a WAN port: one table from the port's driver to the mode and the
+ * programs of each half, with the reason status prints (the session netdev's kind follows
+ * from the halves: pxp_dp_set_netdev). Pure
  * (no syscalls): the data path asks the driver's name, and whether the port has native XDP
  * and the kernel netkit only where the table needs to know.
  */
@@ -20,9 +21,8 @@ struct pxp_dp_auto {
 	const char *driver;    /* ethtool's driver name, or one of the classes above */
 	enum pxp_dp_mode mode; /* what status calls it: xdp or tc */
 	enum pxp_dp_half rx, tx;
-	enum pxp_dp_netdev netdev; /* AUTO: netkit where the kernel has it and the halves fit */
-	bool netkit;		   /* the row is for kernels with netkit (and --netdev not veth) */
-	const char *why;	   /* for status, after the driver's name: why it gets these */
+	bool netkit;	 /* the row is for kernels with netkit (and --netdev not veth) */
+	const char *why; /* for status, after the driver's name: why it gets these */
 };
 
 /*
@@ -33,5 +33,10 @@ struct pxp_dp_auto {
 const struct pxp_dp_auto *pxp_dp_auto_pick(const char *driver, int native_xdp, int netkit);
 /* The table itself, for tests and docs: rows in match order, *n gets how many. */
 const struct pxp_dp_auto *pxp_dp_auto_table(unsigned int *n);
+/*
+ * --netdev auto: are the session netdevs netkits (where the kernel has netkit) for these
+ * resolved halves, or veths?
+ */
+bool pxp_dp_auto_netkit(enum pxp_dp_mode mode, enum pxp_dp_half rx, enum pxp_dp_half tx);
 
 #endif
