@@ -108,7 +108,7 @@ static void drop(struct wg_device *d, enum wg_dev_drop why)
 
 /* ---- peers --------------------------------------------------------------------- */
 
-struct peer *peer_by_pub(struct wg_device *d, const uint8_t pub[WG_KEY_LEN])
+struct peer *wgd_peer_by_pub(struct wg_device *d, const uint8_t pub[WG_KEY_LEN])
 {
 	for (struct peer *p = d->peers; p; p = p->next)
 		if (!memcmp(p->noise.pub, pub, WG_KEY_LEN))
@@ -118,7 +118,7 @@ struct peer *peer_by_pub(struct wg_device *d, const uint8_t pub[WG_KEY_LEN])
 
 static struct wg_noise_peer *lookup_noise_peer(void *ctx, const uint8_t pub[WG_KEY_LEN])
 {
-	struct peer *p = peer_by_pub(ctx, pub);
+	struct peer *p = wgd_peer_by_pub(ctx, pub);
 
 	return p ? &p->noise : NULL;
 }
@@ -251,9 +251,9 @@ static void peer_free(struct wg_device *d, struct peer *p)
 	free(p);
 }
 
-void peer_remove(struct wg_device *d, struct peer *victim)
+void wgd_peer_remove(struct wg_device *d, struct peer *victim)
 {
-	tx_flush(d); /* the batch may hold messages to it, and counts their bytes on it */
+	wgd_tx_flush(d); /* the batch may hold messages to it, and counts their bytes on it */
 	for (struct peer **pp = &d->peers; *pp; pp = &(*pp)->next) {
 		if (*pp != victim)
 			continue;
@@ -266,7 +266,7 @@ void peer_remove(struct wg_device *d, struct peer *victim)
 }
 
 /* Keys and handshakes of every peer go (the private key changed). */
-void peers_expire_sessions(struct wg_device *d)
+void wgd_peers_expire_sessions(struct wg_device *d)
 {
 	for (struct peer *p = d->peers; p; p = p->next) {
 		uint16_t pk = p->st.persistent_keepalive_s;
@@ -313,7 +313,7 @@ static void tx_seal(struct wg_device *d)
 	t->n_seal = 0;
 }
 
-void tx_flush(struct wg_device *d)
+void wgd_tx_flush(struct wg_device *d)
 {
 	struct tx_batch *t = &d->tx;
 	unsigned int done = 0;
@@ -374,7 +374,7 @@ static uint8_t *tx_slot(struct wg_device *d)
 
 	/* No alignment: the message structs are packed, and a GSO run is contiguous. */
 	if (t->n == BATCH || t->used + PKT_BUF > sizeof(t->arena))
-		tx_flush(d);
+		wgd_tx_flush(d);
 	return t->arena + t->used;
 }
 
@@ -457,7 +457,7 @@ static void peer_actions(struct wg_device *d, struct peer *p, unsigned int actio
  * Encrypts pkt (len bytes; NULL and 0 for a keepalive) to p under its current keys. False
  * when there are none (the caller stages the packet); the handshake that needs is asked.
  */
-bool send_data(struct wg_device *d, struct peer *p, const uint8_t *pkt, size_t len)
+bool wgd_send_data(struct wg_device *d, struct peer *p, const uint8_t *pkt, size_t len)
 {
 	const struct wg_keypair *kp;
 	struct aead_cache *c;
@@ -526,7 +526,7 @@ static bool send_staged(struct wg_device *d, struct peer *p)
 	while (p->staged_n) {
 		struct staged *s = p->staged[p->staged_head];
 
-		if (!send_data(d, p, s->data, s->len))
+		if (!wgd_send_data(d, p, s->data, s->len))
 			return false;
 		free(s);
 		p->staged[p->staged_head] = NULL;
@@ -539,7 +539,7 @@ static bool send_staged(struct wg_device *d, struct peer *p)
 /* ---- handshake stamps across restarts (wg_stamp.h) ------------------------------- */
 
 /* The private key's stamp file read: its bound, or none (missing or unreadable). */
-void stamp_load(struct wg_device *d)
+void wgd_stamp_load(struct wg_device *d)
 {
 	char name[WG_STAMP_NAME_LEN], text[WG_STAMP_TEXT_LEN + 1];
 	uint8_t bound[WG_TAI64N_LEN];
@@ -669,14 +669,14 @@ static void peer_actions(struct wg_device *d, struct peer *p, unsigned int actio
 		clock_gettime(CLOCK_REALTIME, &p->last_handshake);
 		/* The initiator confirms its new keys with data, or a keepalive. */
 		if (!p->staged_n && p->st.slot[WG_SLOT_CURRENT].initiator)
-			send_data(d, p, NULL, 0);
+			wgd_send_data(d, p, NULL, 0);
 		else
 			send_staged(d, p);
 	}
 	if (actions & WG_ACT_SEND_INITIATION)
 		send_initiation(d, p);
 	if (actions & WG_ACT_SEND_KEEPALIVE)
-		send_data(d, p, NULL, 0);
+		wgd_send_data(d, p, NULL, 0);
 	/* WG_ACT_CLEAR_ENDPOINT_SRC: the kernel picks our source address each time anyway. */
 }
 
@@ -716,7 +716,7 @@ static void tun_packet(struct wg_device *d, const uint8_t *buf, size_t n)
 		return;
 	}
 	/* Behind staged packets or without keys, wait for the handshake. */
-	if (p->staged_n || !send_data(d, p, buf, n))
+	if (p->staged_n || !wgd_send_data(d, p, buf, n))
 		stage(d, p, buf, n);
 }
 
@@ -771,7 +771,7 @@ static void tun_ready(struct ev_handler *h, uint32_t events)
 		else
 			tun_packet(d, d->tun_buf, (size_t)n);
 	}
-	tx_flush(d);
+	wgd_tx_flush(d);
 }
 
 /* ---- UDP -> TUN ---------------------------------------------------------------- */
@@ -1235,7 +1235,7 @@ static void udp_ready(struct ev_handler *h, uint32_t events)
 	}
 	rx_run_finish(d);
 	tun_gro_flush(d);
-	tx_flush(d);
+	wgd_tx_flush(d);
 }
 
 /* ---- sockets ------------------------------------------------------------------- */
@@ -1364,7 +1364,7 @@ static int udp_open(uint16_t port, uint32_t fwmark, uint16_t *bound, int *family
 	return udp_open_family(AF_INET, port, fwmark, bound, gro);
 }
 
-int udp_rebind(struct wg_device *d, uint16_t port, uint32_t fwmark)
+int wgd_udp_rebind(struct wg_device *d, uint16_t port, uint32_t fwmark)
 {
 	uint16_t bound = 0;
 	bool gro = false;
@@ -1400,9 +1400,9 @@ static void ctl_down(void *ctx, FILE *reply)
 }
 
 static const struct control_command ctl_commands[] = {
-	{ "status", ctl_status, "the interface and its peers, as wg show" },
-	{ "status-json", ctl_status_json, "the same as one JSON object" },
-	{ "stats", ctl_stats, "a snapshot of the counters, for pppoe-xp stats" },
+	{ "status", wgd_ctl_status, "the interface and its peers, as wg show" },
+	{ "status-json", wgd_ctl_status_json, "the same as one JSON object" },
+	{ "stats", wgd_ctl_stats, "a snapshot of the counters, for pppoe-xp stats" },
 	{ "down", ctl_down, "delete the interface and stop" },
 	{ NULL },
 };
@@ -1416,7 +1416,7 @@ static void housekeep(struct wg_device *d, uint64_t now)
 	d->next_housekeep_ms = now + HOUSEKEEP_MS;
 	mtu_refresh(d);
 	ratelimit_gc(&d->rl, pxp_mono_ns());
-	write_drops(d);
+	wgd_write_drops(d);
 }
 
 static uint64_t run_timers(struct wg_device *d)
@@ -1429,7 +1429,7 @@ static uint64_t run_timers(struct wg_device *d)
 		if (wg_peer_next_deadline(&p->st) < next)
 			next = wg_peer_next_deadline(&p->st);
 	}
-	tx_flush(d);
+	wgd_tx_flush(d);
 	return next;
 }
 
@@ -1480,14 +1480,15 @@ static int device_open(struct wg_device *d, const struct wg_device_settings *s)
 	}
 	err = ev_loop_add(&d->loop, d->tun_fd, EPOLLIN, &d->tun_h);
 	if (!err)
-		err = udp_rebind(d, 0, 0);
+		err = wgd_udp_rebind(d, 0, 0);
 	if (err) {
 		pxp_err("%s: UDP socket: %s", s->ifname, strerror(-err));
 		return err;
 	}
 	err = pxp_run_dir_create();
 	if (!err)
-		err = uapi_server_open(&d->uapi, &d->loop, d->sock_path, s->ifname, &uapi_ops, d);
+		err = uapi_server_open(&d->uapi, &d->loop, d->sock_path, s->ifname, &wgd_uapi_ops,
+				       d);
 	if (err) {
 		pxp_err("%s: UAPI socket %s: %s", s->ifname, d->sock_path, strerror(-err));
 		return err;
@@ -1508,7 +1509,7 @@ static void device_close(struct wg_device *d)
 		control_server_close(&d->ctl);
 	uapi_server_close(&d->uapi);
 	while (d->peers)
-		peer_remove(d, d->peers);
+		wgd_peer_remove(d, d->peers);
 	allowed_ips_free(&d->aips);
 	crypto_pool_destroy(d->pool); /* after the peers: their last batch used it */
 	ratelimit_free(&d->rl);
@@ -1567,7 +1568,7 @@ int wg_device_run(const struct wg_device_settings *s, int notify_fd)
 	}
 	if (d->tun_gone)
 		pxp_info("%s: the TUN was deleted; stopping", s->ifname);
-	log_drops(d);
+	wgd_log_drops(d);
 out:
 	device_close(d);
 	explicit_bzero(d, sizeof(*d));

@@ -39,7 +39,7 @@ static int collect_aip(const struct aip_prefix *p, void *ctx)
 	return 0;
 }
 
-void endpoint_to_uapi(const struct sockaddr_in6 *a, struct uapi_endpoint *e)
+void wgd_endpoint_to_uapi(const struct sockaddr_in6 *a, struct uapi_endpoint *e)
 {
 	memset(e, 0, sizeof(*e));
 	e->port = ntohs(a->sin6_port);
@@ -84,7 +84,7 @@ static int uapi_get(struct wg_device *d, char **out, size_t *out_len)
 		memcpy(ps[i].preshared_key, p->noise.psk, WG_KEY_LEN);
 		ps[i].has_endpoint = p->has_endpoint;
 		if (p->has_endpoint)
-			endpoint_to_uapi(&p->endpoint, &ps[i].endpoint);
+			wgd_endpoint_to_uapi(&p->endpoint, &ps[i].endpoint);
 		ps[i].last_handshake_sec = p->last_handshake.tv_sec;
 		ps[i].last_handshake_nsec = p->last_handshake.tv_nsec;
 		ps[i].tx_bytes = p->tx_bytes;
@@ -132,13 +132,13 @@ out:
 
 static int apply_peer(struct wg_device *d, const struct uapi_peer_set *ps)
 {
-	struct peer *p = peer_by_pub(d, ps->public_key), **pp;
+	struct peer *p = wgd_peer_by_pub(d, ps->public_key), **pp;
 	bool keepalive_on;
 	int err;
 
 	if (ps->remove) {
 		if (p)
-			peer_remove(d, p);
+			wgd_peer_remove(d, p);
 		return 0;
 	}
 	/* wireguard-go ignores a peer that is ourselves. */
@@ -180,7 +180,7 @@ static int apply_peer(struct wg_device *d, const struct uapi_peer_set *ps)
 		wg_peer_set_persistent_keepalive(&p->st, ps->persistent_keepalive);
 		/* As wireguard-go: turning it on sends one at once. */
 		if (keepalive_on && d->has_key)
-			send_data(d, p, NULL, 0);
+			wgd_send_data(d, p, NULL, 0);
 	}
 	return 0;
 }
@@ -204,32 +204,32 @@ static int apply_set(struct wg_device *d, const struct uapi_set *cfg)
 					return err;
 				memcpy(d->private_key, cfg->private_key, WG_KEY_LEN);
 				d->has_key = true;
-				stamp_load(d);
+				wgd_stamp_load(d);
 				/* A peer with our new public key goes, as in wireguard-go. */
-				struct peer *self = peer_by_pub(d, d->local.key.pub);
+				struct peer *self = wgd_peer_by_pub(d, d->local.key.pub);
 
 				if (self)
-					peer_remove(d, self);
+					wgd_peer_remove(d, self);
 			}
-			peers_expire_sessions(d);
+			wgd_peers_expire_sessions(d);
 		}
 	}
 	if ((cfg->has_listen_port && cfg->listen_port != d->listen_port) ||
 	    (cfg->has_fwmark && cfg->fwmark != d->fwmark)) {
-		err = udp_rebind(d, cfg->has_listen_port ? cfg->listen_port : d->listen_port,
-				 cfg->has_fwmark ? cfg->fwmark : d->fwmark);
+		err = wgd_udp_rebind(d, cfg->has_listen_port ? cfg->listen_port : d->listen_port,
+				     cfg->has_fwmark ? cfg->fwmark : d->fwmark);
 		if (err)
 			return err;
 	}
 	if (cfg->replace_peers)
 		while (d->peers)
-			peer_remove(d, d->peers);
+			wgd_peer_remove(d, d->peers);
 	for (size_t i = 0; i < cfg->n_peers; i++) {
 		err = apply_peer(d, &cfg->peers[i]);
 		if (err)
 			return err;
 	}
-	tx_flush(d);
+	wgd_tx_flush(d);
 	return 0;
 }
 
@@ -243,4 +243,4 @@ static int uapi_set_op(void *ctx, const struct uapi_set *cfg)
 	return apply_set(ctx, cfg);
 }
 
-const struct uapi_server_ops uapi_ops = { .get = uapi_get_op, .set = uapi_set_op };
+const struct uapi_server_ops wgd_uapi_ops = { .get = uapi_get_op, .set = uapi_set_op };

@@ -206,28 +206,29 @@ struct wg_device {
 };
 
 /* ---- across the three files: where each is defined, and why it crosses --------- */
+/* Each carries the prefix wgd_: they link into the one daemon binary beside every other room. */
 
 /* The device's steps that set=1 takes (wg_device.c). */
-struct peer *peer_by_pub(struct wg_device *d, const uint8_t pub[WG_KEY_LEN]);
-void peer_remove(struct wg_device *d, struct peer *victim);
-void peers_expire_sessions(struct wg_device *d);
-bool send_data(struct wg_device *d, struct peer *p, const uint8_t *pkt, size_t len);
-void tx_flush(struct wg_device *d);
-void stamp_load(struct wg_device *d);
-int udp_rebind(struct wg_device *d, uint16_t port, uint32_t fwmark);
+struct peer *wgd_peer_by_pub(struct wg_device *d, const uint8_t pub[WG_KEY_LEN]);
+void wgd_peer_remove(struct wg_device *d, struct peer *victim);
+void wgd_peers_expire_sessions(struct wg_device *d);
+bool wgd_send_data(struct wg_device *d, struct peer *p, const uint8_t *pkt, size_t len);
+void wgd_tx_flush(struct wg_device *d);
+void wgd_stamp_load(struct wg_device *d);
+int wgd_udp_rebind(struct wg_device *d, uint16_t port, uint32_t fwmark);
 
 /* The UAPI socket's operations, for device_open (wg_device_config.c). */
-extern const struct uapi_server_ops uapi_ops;
+extern const struct uapi_server_ops wgd_uapi_ops;
 /* An endpoint as UAPI has it, which status shows too (wg_device_config.c). */
-void endpoint_to_uapi(const struct sockaddr_in6 *a, struct uapi_endpoint *e);
+void wgd_endpoint_to_uapi(const struct sockaddr_in6 *a, struct uapi_endpoint *e);
 
 /* The drop counters' file and last log line, for the loop (wg_device_status.c). */
-void write_drops(struct wg_device *d);
-void log_drops(const struct wg_device *d);
+void wgd_write_drops(struct wg_device *d);
+void wgd_log_drops(const struct wg_device *d);
 /* The control socket's status, status-json and stats, for its table in wg_device.c
  * (wg_device_status.c). */
-void ctl_status(void *ctx, FILE *reply);
-void ctl_status_json(void *ctx, FILE *reply);
-void ctl_stats(void *ctx, FILE *reply);
+void wgd_ctl_status(void *ctx, FILE *reply);
+void wgd_ctl_status_json(void *ctx, FILE *reply);
+void wgd_ctl_stats(void *ctx, FILE *reply);
 
 #endif

@@ -69,7 +69,7 @@ static uint64_t drops_total(const struct wg_device *d)
 /* ---- drop counters ------------------------------------------------------------- */
 
 /* RUN_DIR/IFNAME.wg: the drop counters by reason, rewritten when they change. */
-void write_drops(struct wg_device *d)
+void wgd_write_drops(struct wg_device *d)
 {
 	char word[32];
 	char tmp[sizeof(d->stats_path) + 4];
@@ -92,7 +92,7 @@ void write_drops(struct wg_device *d)
 }
 
 /* The non-zero drop counters in one line, once, at the end. */
-void log_drops(const struct wg_device *d)
+void wgd_log_drops(const struct wg_device *d)
 {
 	char line[512], word[32];
 	int off = 0;
@@ -215,7 +215,7 @@ static void write_status(struct wg_device *d, FILE *out, bool json)
 		key_base64(p->noise.pub, key);
 		status_str(&w, "public_key", key);
 		if (p->has_endpoint) {
-			endpoint_to_uapi(&p->endpoint, &e);
+			wgd_endpoint_to_uapi(&p->endpoint, &e);
 			uapi_format_endpoint(&e, ep, sizeof(ep));
 		}
 		status_str(&w, "endpoint", p->has_endpoint ? ep : NULL);
@@ -243,12 +243,12 @@ static void write_status(struct wg_device *d, FILE *out, bool json)
 	status_end(&w);
 }
 
-void ctl_status(void *ctx, FILE *reply)
+void wgd_ctl_status(void *ctx, FILE *reply)
 {
 	write_status(ctx, reply, false);
 }
 
-void ctl_status_json(void *ctx, FILE *reply)
+void wgd_ctl_status_json(void *ctx, FILE *reply)
 {
 	write_status(ctx, reply, true);
 }
@@ -257,7 +257,7 @@ void ctl_status_json(void *ctx, FILE *reply)
  * One snapshot for `pppoe-xp stats`: the TUN as the netdev row (rx: written to it, from
  * the peers; tx: read from it), the counters and every drop reason by name.
  */
-void ctl_stats(void *ctx, FILE *reply)
+void wgd_ctl_stats(void *ctx, FILE *reply)
 {
 	struct wg_device *d = ctx;
 	struct stats_snapshot *st = calloc(1, sizeof(*st));
