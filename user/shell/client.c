@@ -950,14 +950,19 @@ static void close_all(struct client *c)
 	if (c->sess.session_id || c->sess.ppp_active)
 		session_end(c, ev_now_ms());
 	shell_close(&c->sh);
+	/*
+	 * The pid file goes while the record still holds the port: a new daemon writes its own
+	 * only once it has claimed the record, so it can never be that one's pid file.
+	 */
+	daemon_remove_pid_file(c->o->iface, (long)getpid());
 	if (c->record.pid)
 		instance_record_remove(c->o->iface);
 	/*
-	 * As pppd on exit: give ip-down its time, with the control socket and the record
-	 * already gone (a daemon that no longer answers must not look like one that runs).
+	 * As pppd on exit: give ip-down its time, with the control socket, the record and the
+	 * pid file already gone (a daemon that no longer answers must not look like one that
+	 * runs).
 	 */
 	hooks_finish(&c->hooks, HOOK_EXIT_WAIT_MS);
-	daemon_remove_pid_file(c->o->iface, (long)getpid());
 }
 
 /*

@@ -88,7 +88,11 @@ const char *pxp_exit_pppd_name(int code);
  * /run/ppp0.pid, keyed here by the WAN port as the control socket is). 0 or -errno.
  */
 int daemon_write_pid_file(const char *iface);
-/* Removes it if it still holds pid (never another run's). */
+/*
+ * Removes it if it still holds pid (never another run's). Call while this run's instance
+ * record still holds the port: a new run writes its pid file only after claiming the record,
+ * so the file read cannot be replaced before the unlink.
+ */
 void daemon_remove_pid_file(const char *iface, long pid);
 
 #endif

@@ -878,8 +878,9 @@ static void teardown(struct server *srv)
 	 */
 	shell_detach_datapath(&srv->sh);
 	if (srv->record.pid) {
-		instance_record_remove(srv->o->iface);
+		/* The pid file first, while the record holds the port (as the client does). */
 		daemon_remove_pid_file(srv->o->iface, (long)getpid());
+		instance_record_remove(srv->o->iface);
 	}
 	shell_close(&srv->sh);
 }
