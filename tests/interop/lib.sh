@@ -258,6 +258,26 @@ pings_through_session() { # NS GUEST GUEST_SIDE_IP HOST_SIDE_IP
 		fail "full-MTU (1492) ping host -> guest: $(echo "$out" | tail -2 | tr '\n' '|')"
 }
 
+# Put first in a guest script that starts a server: guest_wait_listening NS PORT waits (10 s
+# at most) until a TCP socket listens on PORT in namespace NS ("" for the guest's own). The
+# image has no ss, and iperf3 -s -D returns before its child listens: a fixed sleep loses
+# that race under TCG on a loaded host.
+GUEST_WAIT_LISTENING=$(
+	cat <<-'EOF'
+		guest_wait_listening() {
+			local i p
+			p=$(printf ':%04X' "$2")
+			for i in $(seq 50); do
+				${1:+ip netns exec "$1"} cat /proc/net/tcp /proc/net/tcp6 2>/dev/null |
+					awk -v p="$p" '$2 ~ p "$" && $4 == "0A" { f = 1 } END { exit !f }' &&
+					return 0
+				sleep 0.2
+			done
+			return 1
+		}
+	EOF
+)
+
 # Kills what a case left running in NS: only our own programs, since the guest's qemu lives
 # in that namespace too. Returns once they are gone (kill -9 returns before a process dies:
 # the next case's iperf3 -s or pppoe-xp would meet the dying one's port or sockets). Needs

@@ -382,10 +382,11 @@ print("%.1f/%d" % (e["sum_received"]["bits_per_second"] / 1e6, e["sum_sent"].get
 test_iperf() {
 	local plain_up plain_down up down
 	reset
-	gx 'iperf3 -s -D; ip link set eth0 up; ip addr add 192.0.2.1/24 dev eth0' >/dev/null ||
+	gx "$GUEST_WAIT_LISTENING
+		iperf3 -s -D && guest_wait_listening '' 5201 &&
+		ip link set eth0 up && ip addr add 192.0.2.1/24 dev eth0" >/dev/null ||
 		fail "iperf3 -s did not start in the guest" || return 1
 	ip -n "$NS" addr add 192.0.2.2/24 dev "$TAP"
-	sleep 1
 	plain_up=$(iperf_mbps -c 192.0.2.1) || fail "plain iperf3 host -> guest: $plain_up" || return 1
 	plain_down=$(iperf_mbps -c 192.0.2.1 -R) || fail "plain iperf3 guest -> host: $plain_down" || return 1
 	ip -n "$NS" addr del 192.0.2.2/24 dev "$TAP"

@@ -178,7 +178,7 @@ else
 			for i in $(seq 50); do grep -q "listening on" /tmp/pxk-nk-wire.err && break; sleep 0.2; done
 			ip netns exec pxkB ping -c 3 -W 3 10.78.3.1 >/dev/null || { kill $dump; exit 3; }
 			ip netns exec pxkA iperf3 -s -D -B 10.78.3.1 -p 5612 -I /tmp/pxk-iperf.pid
-			sleep 1
+			guest_wait_listening pxkA 5612
 			up=$(ip netns exec pxkB iperf3 -c 10.78.3.1 -p 5612 -n 4M 2>&1)
 			down=$(ip netns exec pxkB iperf3 -c 10.78.3.1 -p 5612 -n 4M -R 2>&1)
 			for i in $(seq 50); do wire_ok && break; sleep 0.2; done
@@ -191,7 +191,8 @@ else
 			runB status vB | grep -E "^  (encap|decap):"
 		EOF
 	)
-	out=$(guest_exec "$name" "$netkit_session" 240)
+	out=$(guest_exec "$name" "$GUEST_WAIT_LISTENING
+$netkit_session" 240)
 	case $? in
 	0) pass guest612_pppoe_xp_netkit ;;
 	1) fail guest612_pppoe_xp_netkit "pppoe-xp up --netdev netkit failed in the guest: $out" ;;
@@ -300,7 +301,7 @@ else
 					awk '$2 > 0 { n++ } END { exit !n }' || { echo "$2: no handshake"; exit 3; }
 			done
 			ip netns exec pxkA iperf3 -s -D -B 10.78.5.1 -p 5614 -I /tmp/pxk-wg-iperf.pid
-			sleep 1
+			guest_wait_listening pxkA 5614
 			up=$(ip netns exec pxkB iperf3 -c 10.78.5.1 -p 5614 -n 1M 2>&1)
 			down=$(ip netns exec pxkB iperf3 -c 10.78.5.1 -p 5614 -n 1M -R 2>&1)
 			kill "$(cat /tmp/pxk-wg-iperf.pid)"
@@ -317,7 +318,8 @@ else
 			exit 5
 		EOF
 	)
-	out=$(guest_exec "$name" "$wg_in_guest" 120)
+	out=$(guest_exec "$name" "$GUEST_WAIT_LISTENING
+$wg_in_guest" 120)
 	case $? in
 	0) pass guest612_wg_ours_in_guest ;;
 	1) fail guest612_wg_ours_in_guest "setting up the veth or kernel WireGuard failed: $out" ;;
@@ -387,7 +389,11 @@ else
 		# From the guest: both ends forget the session; only the kernel has an endpoint.
 		hostns wg set "$wg_if" peer "$guest_pub" remove &&
 			hostns wg set "$wg_if" peer "$guest_pub" allowed-ips 10.79.13.2/32 &&
-			hostns iperf3 -s -D -B 10.79.13.1 -p 5613 -I "$wg_dir/iperf.pid" ||
+			hostns iperf3 -s -D -B 10.79.13.1 -p 5613 -I "$wg_dir/iperf.pid" &&
+			for i in $(seq 50); do
+				hostns ss -ltn | grep -q ':5613 ' && break
+				sleep 0.2
+			done ||
 			fail guest612_wg_kernel_from_guest "cannot reset our peer or start iperf3"
 		out=$(guest_exec "$name" "wg set wgk peer $us_pub remove &&
 			wg set wgk peer $us_pub allowed-ips 10.79.13.1/32 endpoint 10.79.12.1:51820 &&
