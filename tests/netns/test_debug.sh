@@ -15,6 +15,7 @@
 # (CHAP lines); no_debug_is_quiet; auth_failure_names_user and
 # server_auth_failure_names_user (client and AC); server_session_end_line (the AC's end
 # line); server_debug_discovery (the AC's --debug: discovery frames both ways);
+# server_ack_after_address (the AC's address is up before its IPCP Configure-Ack leaves);
 # no_syslog_stderr (a detached daemon without /dev/log keeps its log on stderr). Name cases
 # as arguments to run only those: test_debug.sh debug_chap
 PXP_NS_PREFIX=pxd$$-
@@ -161,6 +162,25 @@ test_server_debug_discovery() {
 	! grep -q -- "$PASSWORD" "$slog" || fail "the password appears in the AC's log"
 }
 
+# The AC adds its address before the peer hears the IPCP Configure-Ack that opens IPCP (the
+# peer's first packet must find it): its session-up line, written once the address is on
+# pxs<N>, comes before that Ack's debug line, written as the frame leaves.
+test_server_ack_after_address() {
+	local slog=$PXP_TMP/server.log up ack
+	start_server_fg --debug || return 1
+	client up wan0 --user alice --password "$PASSWORD" >"$LOG" 2>&1 ||
+		fail "up failed: $(cat "$LOG")" || return 1
+	client down wan0 >/dev/null
+	stop_server_fg
+	up=$(grep -n 'session [0-9]* up on pxs' "$slog" | head -n 1 | cut -d: -f1)
+	ack=$(grep -n 'session [0-9]*: sent \[IPCP ConfAck' "$slog" | tail -n 1 | cut -d: -f1)
+	[ -n "$up" ] && [ -n "$ack" ] ||
+		fail "no session-up line ('$up') or IPCP ConfAck sent ('$ack') in: $(head -c 3000 "$slog")" ||
+		return 1
+	[ "$up" -lt "$ack" ] ||
+		fail "the AC sent its IPCP ConfAck (line $ack) before its address was up (line $up): $(sed -n "${ack},${up}p" "$slog")"
+}
+
 # The AC logs each session's end with connect time and bytes each way, as the client does.
 test_server_session_end_line() {
 	start_server_fg || return 1
@@ -207,6 +227,7 @@ case_ debug/auth_failure_names_user test_auth_failure_names_user
 case_ debug/server_auth_failure_names_user test_server_auth_failure_names_user
 case_ debug/server_session_end_line test_server_session_end_line
 case_ debug/server_debug_discovery test_server_debug_discovery
+case_ debug/server_ack_after_address test_server_ack_after_address
 if [ -S /dev/log ]; then
 	skip_test debug/no_syslog_stderr "this host has a syslog socket (/dev/log)"
 else

@@ -216,16 +216,16 @@ struct shell_session *shell_find_session(struct session_shell *sh, uint16_t sess
  * ("sent [LCP ConfReq id=0x1 <mru 1492>]"); the AC prefixes the session id. Nothing is
  * formatted below level debug.
  */
-static void debug_ppp(const struct shell_session *s, const char *dir, uint16_t proto,
-		      const uint8_t *data, size_t len)
+static void debug_ppp(const struct session_shell *sh, uint16_t session_id, const char *dir,
+		      uint16_t proto, const uint8_t *data, size_t len)
 {
 	char text[PPP_DECODE_MAX];
 
 	if (!pxp_log_enabled(PXP_LOG_DEBUG))
 		return;
 	ppp_decode(proto, data, len, text, sizeof(text));
-	if (s->sh->max_sessions > 1)
-		pxp_debug("session %u: %s %s", s->session_id, dir, text);
+	if (sh->max_sessions > 1)
+		pxp_debug("session %u: %s %s", session_id, dir, text);
 	else
 		pxp_debug("%s %s", dir, text);
 }
@@ -279,6 +279,25 @@ static void ppp_rearm(struct shell_session *s)
 		     s->ppp_active ? ppp_deadline(&s->ppp) : UINT64_MAX);
 }
 
+static void send_tx_frame(struct session_shell *sh, const struct shell_tx_frame *t)
+{
+	debug_ppp(sh, t->session_id, "sent", t->ppp_proto, t->frame + t->ppp_off,
+		  t->len - t->ppp_off);
+	if (raw_socket_send(&sh->sess_sock, t->frame, t->len)) {
+		sh->session_tx_errors++;
+		return;
+	}
+	sh->session_tx++;
+}
+
+/* What the PPP links sent while a frame was processed (sh->holding), in order. */
+static void send_held(struct session_shell *sh)
+{
+	for (unsigned int i = 0; i < sh->n_held; i++)
+		send_tx_frame(sh, &sh->held[i]);
+	sh->n_held = 0;
+}
+
 /*
  * A session frame to its PPP link; the data path keeps IPv4 and IPv6 of known sessions off
  * this socket (its WAN program passes other sessions' frames to the stack, and so here).
@@ -306,8 +325,11 @@ static void sess_frame(struct session_shell *sh, const uint8_t *frame, size_t le
 		return;
 	}
 	sh->session_rx++;
-	debug_ppp(s, "rcvd", f.ppp_proto, f.payload, f.payload_len);
+	debug_ppp(sh, s->session_id, "rcvd", f.ppp_proto, f.payload, f.payload_len);
+	sh->holding = true;
 	ppp_input(&s->ppp, ev_now_ms(), f.ppp_proto, f.payload, f.payload_len);
+	sh->holding = false;
+	send_held(sh);
 	ppp_rearm(s);
 }
 
@@ -354,16 +376,26 @@ static void ppp_send_cb(void *ctx, uint16_t proto, const uint8_t *data, size_t l
 {
 	struct shell_session *s = ctx;
 	struct session_shell *sh = s->sh;
+	struct shell_tx_frame *t;
 	int n;
 
-	debug_ppp(s, "sent", proto, data, len);
-	n = session_frame_build(sh->tx_buf, sizeof(sh->tx_buf), s->peer_mac, sh->sess_sock.mac,
+	if (sh->holding && sh->n_held == SHELL_HELD_FRAMES)
+		send_held(sh);
+	t = sh->holding ? &sh->held[sh->n_held] : &sh->tx;
+	n = session_frame_build(t->frame, sizeof(t->frame), s->peer_mac, sh->sess_sock.mac,
 				s->session_id, proto, data, len);
-	if (n < 0 || raw_socket_send(&sh->sess_sock, sh->tx_buf, (size_t)n)) {
+	if (n < 0) {
 		sh->session_tx_errors++;
 		return;
 	}
-	sh->session_tx++;
+	t->len = (uint16_t)n;
+	t->ppp_off = (uint16_t)(n - len);
+	t->ppp_proto = proto;
+	t->session_id = s->session_id;
+	if (sh->holding)
+		sh->n_held++;
+	else
+		send_tx_frame(sh, t);
 }
 
 /* ------------------------------------------------------------ open and close */

@@ -29,7 +29,15 @@
 #include "settings.h"
 #include "status.h"
 
-#define SHELL_FRAME_BUF 2048
+#define SHELL_FRAME_BUF	  2048
+/* Frames the PPP links may send while one received frame is processed, held (see holding). */
+#define SHELL_HELD_FRAMES 8
+
+/* A session frame built to be sent: its PPP packet (for --debug) starts at ppp_off. */
+struct shell_tx_frame {
+	uint16_t len, ppp_off, ppp_proto, session_id;
+	uint8_t frame[SHELL_FRAME_BUF];
+};
 
 struct session_shell;
 
@@ -98,7 +106,17 @@ struct session_shell {
 	uint64_t disc_debug_window_ms;
 	unsigned int disc_debug_shown, disc_debug_skipped;
 	uint8_t rx_buf[SHELL_FRAME_BUF];
-	uint8_t tx_buf[SHELL_FRAME_BUF];
+	struct shell_tx_frame tx;
+	/*
+	 * What the PPP links send while ppp_input() runs is held and sent when it returns, so
+	 * that what that frame made happen is done first: the AC adds its address when IPCP
+	 * opens, and the peer must not hear the Configure-Ack that opens it before (its first
+	 * packet would find no address). In order; a frame past the last slot sends the held
+	 * ones first.
+	 */
+	bool holding;
+	unsigned int n_held;
+	struct shell_tx_frame held[SHELL_HELD_FRAMES];
 };
 
 /*
