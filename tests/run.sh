@@ -135,7 +135,9 @@ tier_musl() {
 # The sanitizer tier: the netns suites below, as "SUITE [CASE...]" (no case: all of them),
 # against the ASan+UBSan build (make SAN=1: build-san/pppoe-xp, whose `server` is the AC,
 # and the data-path tools). Chosen to cover the client's and the AC's control plane, every
-# data path mode and the daemons' teardown in about 5 minutes on a loaded 2-core machine.
+# data path mode, the daemons' teardown, and the WireGuard device's handshakes, hostile
+# input, roaming and data inside a session (the interop suite wg_device, which runs on the
+# host) in about 6 minutes on a loaded 2-core machine.
 # SAN_NARROW narrows the suites further: test_leaks.sh with 10 and 5 cycles (LeakSanitizer
 # checks the heaps at each daemon's exit) and a loose RSS bound, since ASan's quarantine
 # keeps freed memory (the netns tier holds the tight one). Any report fails the case it appeared in (tests/netns/lib.sh san_reports), or
@@ -149,12 +151,13 @@ SAN_SUITES=(
 	"ac_load"
 	"datapath xdp afxdp"
 	"leaks"
+	"wg_device handshake_from_us hostile roaming in_pppoe_session"
 )
 # SAN_SUITES="express_path; session pap" in the environment runs those entries instead.
 [ -n "$SAN_SUITES_ENV" ] && IFS=';' read -ra SAN_SUITES <<<"$SAN_SUITES_ENV"
 SAN_NARROW=(LEAK_CYCLES=10 LEAK_PERSIST_CYCLES=5 LEAK_RSS_SLACK_KB=65536)
 tier_san() {
-	local dir=$PWD/$O/san bin=$PWD/$SAN_O/pppoe-xp entry suite f late
+	local dir=$PWD/$O/san bin=$PWD/$SAN_O/pppoe-xp entry suite script f late
 	if [ ! -x "$bin" ]; then
 		echo "FAIL san/build: $bin is missing (run make SAN=1)" | tee -a "$LOG"
 		failed=$((failed + 1))
@@ -166,7 +169,10 @@ tier_san() {
 		set -- $entry
 		suite=$1
 		shift
-		echo "# san: tests/netns/test_$suite.sh ${*:-(every case)} against $bin (${SAN_NARROW[*]})" |
+		# The netns suites, and the interop ones that run on the host (wg_device).
+		script=tests/netns/test_$suite.sh
+		[ -f "$script" ] || script=tests/interop/test_$suite.sh
+		echo "# san: $script ${*:-(every case)} against $bin (${SAN_NARROW[*]})" |
 			tee -a "$LOG"
 		# log_path: a file per process (name.PID), so the detached daemons' reports too.
 		# detect_leaks: the leak check at each process's exit; lsan.supp names the library
@@ -176,7 +182,7 @@ tier_san() {
 			ASAN_OPTIONS="log_path=$dir/san:detect_leaks=1:halt_on_error=1" \
 			LSAN_OPTIONS="suppressions=$PWD/tests/san/lsan.supp:print_suppressions=0" \
 			UBSAN_OPTIONS="log_path=$dir/san:halt_on_error=1:print_stacktrace=1" \
-			bash "tests/netns/test_$suite.sh" "$@"
+			bash "$script" "$@"
 		late=
 		for f in "$dir"/*san.*; do
 			[ -f "$f" ] && late+=" $f: $(grep -m1 '[a-z]' "$f")"
