@@ -18,7 +18,8 @@ static const struct pxp_dp_auto table[] = {
 	  "netkit measured fastest (XDP strips PPPoE and passes for GRO, the netkit transmits in "
 	  "tc: no veth hop)" },
 	/* bench/run --rounds 2, 1 Dec 2026, TCP 1 stream down / up of the ceiling: mode xdp
-	 * 0.65 / 0.80, rx xdp-pass + tx tc 0.71 / 0.77, mode tc 0.37 / 0.62. */
+	 * 0.65 / 0.80, rx xdp-pass + tx tc 0.71 / 0.77, mode tc 0.37 / 0.62; 3 Dec 2026 (the
+	 * tc receive half with GRO since): mode xdp 0.64 / 0.64, mode tc 0.53 / 0.64. */
 	{ "veth", PXP_DP_XDP, PXP_DP_HALF_XDP, PXP_DP_HALF_XDP, false,
 	  "XDP measured fastest on a veth (its copy costs less than tc's skb helpers)" },
 	/* bench/run --quick --only guest --guest-wan virtio --rounds 3 (6.12 guest, virtio-net
