@@ -1,10 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * What --mode auto runs on a WAN port: one table from the port's driver to the mode and the
- * programs of each half, with the reason status prints (the session netdev's kind follows
- * from the halves: pxp_dp_set_netdev). Pure
- * (no syscalls): the data path asks the driver's name, and whether the port has native XDP
- * and the kernel netkit only where the table needs to know.
+ * programs of each half, with the reason status prints; the session netdev's kind follows
+ * from the halves (pxp_dp_auto_netkit). Pure (no syscalls): the data path asks the driver's
+ * name, and whether the port has native XDP and the kernel netkit only where the table
+ * needs to know.
  */
 #ifndef PXP_DP_AUTO_H
 #define PXP_DP_AUTO_H
