@@ -26,6 +26,15 @@ struct {
 	__type(value, struct bpf_cpumap_val);
 } pxp_cpus SEC(".maps");
 
+/*
+ * Set by user/datapath/dp_load.c before load: the kernel lets XDP programs call
+ * bpf_xdp_adjust_meta. Some kernels refuse it (seen: a sandbox's 6.18 build); with this
+ * clear the verifier prunes both calls below (read-only data it knows), the object still
+ * loads, and userspace refuses the two features that need them: the receive half xdp-pass
+ * and CPU spreading.
+ */
+const volatile __u8 pxp_xdp_meta;
+
 /* What the WAN program tells the CPU program, in the frame's metadata area. */
 struct pxp_cpu_meta {
 	__u32 peer_ifindex;
@@ -40,7 +49,7 @@ static __always_inline int spread_to_cpu(struct xdp_md *ctx, const struct pxp_co
 	struct pxp_cpu_meta *meta;
 	__u32 peer_ifindex = s->peer_ifindex;
 
-	if (bpf_xdp_adjust_meta(ctx, -(int)sizeof(*meta)))
+	if (!pxp_xdp_meta || bpf_xdp_adjust_meta(ctx, -(int)sizeof(*meta)))
 		return XDP_ABORTED;
 	meta = (void *)(long)ctx->data_meta;
 	if ((void *)(meta + 1) > (void *)(long)ctx->data)
@@ -60,7 +69,7 @@ static __always_inline int pass_to_tc(struct xdp_md *ctx, const struct pxp_wan_f
 {
 	struct pxp_pass_meta *meta;
 
-	if (bpf_xdp_adjust_meta(ctx, -(int)sizeof(*meta)))
+	if (!pxp_xdp_meta || bpf_xdp_adjust_meta(ctx, -(int)sizeof(*meta)))
 		return XDP_ABORTED;
 	meta = (void *)(long)ctx->data_meta;
 	if ((void *)(meta + 1) > (void *)(long)ctx->data)

@@ -188,6 +188,12 @@ static bool run_case(enum family fam, const struct xdp_case *c)
 	if (c->afxdp && !progs.xsks)
 		return true; /* steering to a socket: checked by afxdp_flag_ignored_without_xsks */
 	snprintf(prefix, sizeof(prefix), "%s%s", load_name, fam == FAM_TC ? "tc/" : "");
+	if ((c->xdp_pass || c->nr_cpus) && !progs.xdp_meta) {
+		/* The data path refuses both then (user/datapath/datapath.c). */
+		printf("SKIP bpf/%s%s: this kernel refuses bpf_xdp_adjust_meta to XDP programs\n",
+		       prefix, c->name);
+		return true;
+	}
 	err = set_state(c);
 	err = err ?: counter_sum(c->counter, &before);
 	*last_redirect(fam, c->prog) = 0;

@@ -12,8 +12,9 @@
 # Every namespace name carries PXP_NS_PREFIX (unique per run) so that concurrent runs do not
 # collide; cleanup removes them all on exit, even after a failure.
 #
-# Result protocol: run_test prints "PASS name" or "FAIL name: reason"; skip_test prints
-# "SKIP name: why". The script's exit status is non-zero when anything failed.
+# Result protocol: run_test prints "PASS name" or "FAIL name: reason", or "SKIP name: why"
+# for a case that called skip_case; skip_test prints "SKIP name: why" for a case not run.
+# The script's exit status is non-zero when anything failed.
 
 PXP_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 PXP_BIN=${PXP_BIN:-$PXP_ROOT/build/pppoe-xp}
@@ -99,13 +100,15 @@ fail() {
 # Each case's result line is followed by "# time NAME 12s" (tests/run.sh shows it).
 run_test() {
 	local name=$PXP_NAME_PREFIX$1 func=$2 ok=0 san start=$SECONDS
-	PXP_FAIL_REASON=
+	PXP_FAIL_REASON= PXP_SKIP_REASON=
 	"$func" && ok=1
 	if [ -n "$PXP_SAN_DIR" ] && san=$(san_reports "${1//\//_}"); then
 		PXP_FAIL_REASON="sanitizer: $san${PXP_FAIL_REASON:+ (and: $PXP_FAIL_REASON)}"
 		ok=0
 	fi
-	if [ $ok = 1 ]; then
+	if [ $ok = 1 ] && [ -n "$PXP_SKIP_REASON" ]; then
+		echo "SKIP $name: $PXP_SKIP_REASON"
+	elif [ $ok = 1 ]; then
 		echo "PASS $name"
 	else
 		echo "FAIL $name: ${PXP_FAIL_REASON:-$func returned non-zero}"
@@ -116,6 +119,11 @@ run_test() {
 
 skip_test() {
 	echo "SKIP $PXP_NAME_PREFIX$1: $2"
+}
+
+# skip_case WHY: inside a case run by run_test, which then reports it skipped (succeeds).
+skip_case() {
+	PXP_SKIP_REASON=$*
 }
 
 # What a sanitizer says: the first line of a report that names the error.

@@ -251,7 +251,12 @@ test_cpu_spread() {
 	[ $rc = 2 ] && grep -q -- '--cpus' "$PXP_TMP/cpus.out" ||
 		fail "up --cpus 2 --mode afxdp exited $rc: $(cat "$PXP_TMP/cpus.out")" || return 1
 	local MODE=xdp SERVER_ARGS="--cpus 2" CLIENT_ARGS="--cpus 2"
-	session_up || return 1
+	session_up || {
+		# The cpumap's program learns the session from XDP metadata, which some kernels refuse.
+		grep -q 'refuses bpf_xdp_adjust_meta' "$PXP_TMP/server.out" || return 1
+		skip_case "this kernel refuses bpf_xdp_adjust_meta to XDP programs (the AC refused --cpus 2, naming it)"
+		return
+	}
 	test_tcp
 }
 

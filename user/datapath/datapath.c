@@ -49,7 +49,7 @@ struct pxp_dp {
 	enum pxp_dp_mode mode;
 	enum pxp_dp_half rx, tx;   /* resolved: never PXP_DP_HALF_DEFAULT */
 	enum pxp_dp_netdev netdev; /* resolved: VETH or NETKIT */
-	char reason[192];	   /* why this mode: the auto table's row, or "asked for" */
+	char reason[320];	   /* why this mode: the auto table's row, or "asked for" */
 	__u32 xdp_flags;	   /* XDP_FLAGS_DRV_MODE or XDP_FLAGS_SKB_MODE */
 	struct pxp_wan_info wan;
 	char wan_name[IF_NAMESIZE];
@@ -570,10 +570,34 @@ static int check_kernel_xsks(void)
 	return 0;
 }
 
+/*
+ * The receive half xdp-pass hands the session key to tc in the frame's metadata, which some
+ * kernels refuse XDP programs (bpf_xdp_adjust_meta). Where --mode auto chose it, the
+ * receive half becomes tc (its row for WANs without native XDP); asked for, it is an error.
+ * 0, or -EOPNOTSUPP.
+ */
+static int check_kernel_xdp_meta(struct pxp_dp *dp, bool rx_asked)
+{
+	size_t n = strlen(dp->reason);
+
+	if (dp->rx != PXP_DP_HALF_XDP_PASS || pxp_dp_kernel_has_xdp_meta() > 0)
+		return 0;
+	if (rx_asked) {
+		pxp_err("--rx xdp-pass: this kernel refuses bpf_xdp_adjust_meta to XDP programs, "
+			"which hands the session to tc; use --rx xdp or tc");
+		return -EOPNOTSUPP;
+	}
+	dp->rx = PXP_DP_HALF_TC;
+	snprintf(dp->reason + n, sizeof(dp->reason) - n,
+		 "; receive half tc: this kernel refuses bpf_xdp_adjust_meta to XDP programs");
+	return 0;
+}
+
 int pxp_dp_attach_halves(struct pxp_dp **dpp, const char *wan_ifname, enum pxp_dp_mode mode,
 			 enum pxp_dp_half rx, enum pxp_dp_half tx, enum pxp_dp_netdev netdev,
 			 uint16_t vlan_id)
 {
+	bool rx_asked = rx != PXP_DP_HALF_DEFAULT;
 	struct pxp_dp *dp;
 	int err;
 
@@ -619,6 +643,9 @@ int pxp_dp_attach_halves(struct pxp_dp **dpp, const char *wan_ifname, enum pxp_d
 			 pxp_dp_mode_name(mode));
 	dp->rx = resolve_half(rx, mode);
 	dp->tx = resolve_half(tx, mode);
+	err = check_kernel_xdp_meta(dp, rx_asked);
+	if (err)
+		goto free_dp;
 	/* The XDP flavour of an XDP half that the WAN's attachment does not settle. */
 	dp->xdp_flags = mode == PXP_DP_GENERIC ? XDP_FLAGS_SKB_MODE : XDP_FLAGS_DRV_MODE;
 	dp->retire_group = PXP_DP_RETIRE_GROUP_BASE + (uint32_t)(dp->wan.ifindex & 0xffff);
@@ -751,6 +778,11 @@ int pxp_dp_set_cpu_spread(struct pxp_dp *dp, unsigned int nr_cpus)
 		pxp_err("CPU spreading needs XDP receiving in mode xdp or generic, not %s",
 			pxp_dp_mode_name(dp->mode));
 		return -EINVAL;
+	}
+	if (!dp->progs.xdp_meta && nr_cpus) {
+		pxp_err("CPU spreading: this kernel refuses bpf_xdp_adjust_meta to XDP programs, "
+			"which tells the other CPU the session");
+		return -EOPNOTSUPP;
 	}
 	for (__u32 cpu = 0; cpu < nr_cpus; cpu++) {
 		if (bpf_map_update_elem(pxp_dp_fd_cpus(&dp->progs), &cpu, &val, BPF_ANY)) {

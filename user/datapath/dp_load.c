@@ -50,6 +50,29 @@ int pxp_dp_kernel_has_xsks(void)
 	return ret < 0 ? ret : ret > 0;
 }
 
+/*
+ * Loads the smallest XDP program that calls the helper. libbpf_probe_bpf_helper() cannot
+ * tell: it takes a refusal for support unless the log says "unknown func", and kernels
+ * since 6.x say "program of this type cannot use helper".
+ */
+int pxp_dp_kernel_has_xdp_meta(void)
+{
+	const struct bpf_insn insns[] = {
+		/* r1 is the context already; r2 = -4; call; return XDP_PASS */
+		{ .code = BPF_ALU64 | BPF_MOV | BPF_K, .dst_reg = BPF_REG_2, .imm = -4 },
+		{ .code = BPF_JMP | BPF_CALL, .imm = BPF_FUNC_xdp_adjust_meta },
+		{ .code = BPF_ALU64 | BPF_MOV | BPF_K, .dst_reg = BPF_REG_0, .imm = XDP_PASS },
+		{ .code = BPF_JMP | BPF_EXIT },
+	};
+	int fd = bpf_prog_load(BPF_PROG_TYPE_XDP, NULL, "GPL", insns, 4, NULL);
+
+	if (fd >= 0) {
+		close(fd);
+		return 1;
+	}
+	return errno == EINVAL || errno == EACCES ? 0 : -errno;
+}
+
 int pxp_dp_progs_load(struct pxp_dp_progs *p, unsigned int flags)
 {
 	bool record_redirects = flags & PXP_DP_LOAD_RECORD_REDIRECTS;
@@ -61,6 +84,8 @@ int pxp_dp_progs_load(struct pxp_dp_progs *p, unsigned int flags)
 	if (!p->wan)
 		return -errno;
 	p->wan->rodata->pxp_record_redirects = record_redirects;
+	p->xdp_meta = pxp_dp_kernel_has_xdp_meta() > 0;
+	p->wan->rodata->pxp_xdp_meta = p->xdp_meta;
 	SET_XSKS(p->wan, p->xsks);
 	err = xdp_wan__load(p->wan);
 	if (err)

@@ -20,7 +20,8 @@ struct pxp_dp_progs {
 	struct xdp_session *session;
 	struct tc_wan *tc_wan;
 	struct tc_session *tc_session;
-	bool xsks; /* loaded with PXP_DP_LOAD_XSKS: xsks_map exists */
+	bool xsks;     /* loaded with PXP_DP_LOAD_XSKS: xsks_map exists */
+	bool xdp_meta; /* the kernel's XDP has bpf_xdp_adjust_meta: xdp-pass, CPU spreading */
 };
 
 /* pxp_dp_progs_load() flags. */
@@ -47,6 +48,11 @@ int pxp_dp_progs_load(struct pxp_dp_progs *p, unsigned int flags);
  * 1 or 0, or -errno if the probe itself failed.
  */
 int pxp_dp_kernel_has_xsks(void);
+/*
+ * May the running kernel's XDP programs call bpf_xdp_adjust_meta (the receive half
+ * xdp-pass and CPU spreading need it)? 1 or 0, or -errno if the probe itself failed.
+ */
+int pxp_dp_kernel_has_xdp_meta(void);
 void pxp_dp_progs_destroy(struct pxp_dp_progs *p);
 
 /* Fds of the shared maps and programs (valid after a successful load). */
