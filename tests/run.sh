@@ -136,7 +136,7 @@ tier_musl() {
 # against the ASan+UBSan build (make SAN=1: build-san/pppoe-xp, whose `server` is the AC,
 # and the data-path tools). Chosen to cover the client's and the AC's control plane, every
 # data path mode, the daemons' teardown, and the WireGuard device's handshakes, hostile
-# input, roaming and data inside a session (the interop suite wg_device, which runs on the
+# input, many peers, roaming and data inside a session (the interop suite wg_device, which runs on the
 # host) in about 6 minutes on a loaded 2-core machine.
 # SAN_NARROW narrows the suites further: test_leaks.sh with 10 and 5 cycles (LeakSanitizer
 # checks the heaps at each daemon's exit) and a loose RSS bound, since ASan's quarantine
@@ -151,7 +151,7 @@ SAN_SUITES=(
 	"ac_load"
 	"datapath xdp afxdp"
 	"leaks"
-	"wg_device handshake_from_us hostile roaming in_pppoe_session"
+	"wg_device handshake_from_us hostile many_peers roaming in_pppoe_session"
 )
 # SAN_SUITES="express_path; session pap" in the environment runs those entries instead.
 [ -n "$SAN_SUITES_ENV" ] && IFS=';' read -ra SAN_SUITES <<<"$SAN_SUITES_ENV"

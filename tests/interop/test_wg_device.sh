@@ -308,6 +308,49 @@ test_hostile() {
 	kill -0 "$US_PID" || fail "the device died"
 }
 
+# status_num FIELD: a number from `pppoe-xp status` of our device.
+status_num() {
+	us env PPPOE_XP_RUN_DIR="$RUN_DIR" "$PXP_BIN" status "$WG_US" --json |
+		python3 -c 'import json, sys; print(json.load(sys.stdin)[sys.argv[1]])' "$1"
+}
+
+# A hub's worth of peers: 200 silent ones, each starting a handshake at once to an address
+# nobody answers and retrying every 5 s, the real one removed meanwhile (so that every
+# datagram sent is an initiation, and took an index). Their receiver indices fill the
+# device's index map past its first room, so it grows and sweeps out the retired ones
+# (fewer indices held than initiations sent, all 200 live ones kept); then the real peer's
+# messages find it among them; removing the silent peers takes their indices with them (one
+# left behind would point at a freed peer: the san tier runs this case).
+test_many_peers() {
+	local i pub args=() pubs=() sent0 sent held
+	us wg set "$WG_US" peer "$(cat "$KEYS/go.pub")" remove &&
+		sent0=$(status_num udp_datagrams_sent) || fail "status failed" || return
+	for ((i = 0; i < 200; i++)); do
+		pub=$(wg genkey | wg pubkey) || fail "wg genkey" || return
+		pubs+=(peer "$pub" remove)
+		args+=(peer "$pub" endpoint "10.221.0.$((100 + i % 50)):9"
+			allowed-ips "10.230.$((i / 100)).$((i % 100))/32" persistent-keepalive 1)
+	done
+	us wg set "$WG_US" "${args[@]}" || fail "wg set of 200 peers failed" || return
+	for ((i = 0; i < 150; i++)); do
+		sent=$(status_num udp_datagrams_sent) && held=$(status_num receiver_indices) ||
+			fail "status failed" || return
+		sent=$((sent - sent0))
+		[ "$held" -ge 200 ] && [ "$held" -lt "$sent" ] && break
+		sleep 0.1
+	done
+	[ "$held" -ge 200 ] && [ "$held" -lt "$sent" ] ||
+		fail "$held receiver indices held after $sent initiations (want 200 or more, fewer than sent)" ||
+		return
+	peers_fresh || return
+	ping_ok "$NS_US" 10.222.0.2 && ping_ok "$NS_GO" 10.222.0.1 || return
+	us wg set "$WG_US" "${pubs[@]}" || fail "removing the 200 peers failed" || return
+	held=$(status_num receiver_indices) || fail "status failed" || return
+	[ "$held" -lt 10 ] || fail "$held receiver indices held with one peer left" || return
+	ping_ok "$NS_US" 10.222.0.2 && ping_ok "$NS_GO" 10.222.0.1 || return
+	kill -0 "$US_PID" || fail "the device died"
+}
+
 # stamp_dev DIR [SECONDS]: our device wgr<pid> with its key, state in DIR and its wall clock
 # SECONDS behind (clock_back.so); configured as wireguard-go's second peer. Pid in STAMP_PID.
 stamp_dev() {
@@ -822,6 +865,7 @@ case_ wg_device/ipv6_endpoint test_ipv6_endpoint
 case_ wg_device/ipv4_only test_ipv4_only
 case_ wg_device/roaming test_roaming
 case_ wg_device/hostile test_hostile
+case_ wg_device/many_peers test_many_peers
 case_ wg_device/status_json test_status_json
 case_ wg_device/stats test_stats
 case_ wg_device/offload_superpackets test_offload_superpackets

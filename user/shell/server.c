@@ -178,7 +178,7 @@ static uint32_t pool_take(const struct server *srv)
 static struct v6ac_session *v6_find(void *ctx, int ifindex)
 {
 	struct server *srv = ctx;
-	uint32_t slot;
+	uintptr_t slot;
 
 	if (ifindex <= 0 || !u32_map_get(&srv->v6_by_ifindex, (uint32_t)ifindex, &slot))
 		return NULL;

@@ -58,6 +58,7 @@
 #include "noise.h"
 #include "ratelimit.h"
 #include "run_dir.h"
+#include "u32_map.h"
 #include "uapi_server.h"
 #include "wg_device.h"
 #include "wg_device_internal.h"
@@ -123,31 +124,70 @@ static struct wg_noise_peer *lookup_noise_peer(void *ctx, const uint8_t pub[WG_K
 	return p ? &p->noise : NULL;
 }
 
-static bool index_used(const struct wg_device *d, uint32_t idx)
+/*
+ * Receiver indices. d->by_index maps each index new_index() gave out to its peer, so that a
+ * message addressed to one finds its peer in one lookup, however many peers there are
+ * (wireguard-go's indextable). Nothing takes an entry out when the index retires (the key
+ * slots, wg_timers.c, retire keys without telling us): a lookup checks that the peer still
+ * holds the index, and a full map first sweeps out the entries whose peers no longer do,
+ * then grows. A removed peer's entries go with it. The map's first room is a few peers'
+ * worth: a peer holds a handshake's index and its three key slots', and its cached ciphers
+ * answer to those or to slots just retired.
+ */
+#define INDICES_MIN 64
+
+static bool peer_holds_index(const struct peer *p, uint32_t idx)
 {
-	for (const struct peer *p = d->peers; p; p = p->next) {
-		if (p->hs.state != WG_HS_NONE && p->hs.local_index == idx)
+	if (p->hs.state != WG_HS_NONE && p->hs.local_index == idx)
+		return true;
+	for (int s = 0; s < WG_SLOTS; s++)
+		if ((p->st.slot[s].recv_valid && p->st.slot[s].local_index == idx) ||
+		    (p->aead[s].valid && p->aead[s].local_index == idx))
 			return true;
-		for (int s = 0; s < WG_SLOTS; s++)
-			if ((p->st.slot[s].recv_valid && p->st.slot[s].local_index == idx) ||
-			    (p->aead[s].valid && p->aead[s].local_index == idx))
-				return true;
-	}
 	return false;
 }
 
-/*
- * A receiver index for a new handshake, unique on the device (wireguard-go's indextable),
- * and not one a cached cipher still answers to.
- */
-static uint32_t new_index(const struct wg_device *d)
+/* The peer an index was given to, or NULL (it may have retired it since). */
+static struct peer *index_peer(const struct wg_device *d, uint32_t idx)
 {
-	uint32_t idx;
+	uintptr_t p;
 
+	return u32_map_get(&d->by_index, idx, &p) ? (struct peer *)p : NULL;
+}
+
+static bool index_retired(uint32_t idx, uintptr_t p, void *ctx)
+{
+	(void)ctx;
+	return !peer_holds_index((const struct peer *)p, idx);
+}
+
+static bool index_of_peer(uint32_t idx, uintptr_t p, void *victim)
+{
+	(void)idx;
+	return p == (uintptr_t)victim;
+}
+
+/*
+ * A receiver index for p's new handshake, unique on the device and not one a cached cipher
+ * still answers to (an index stays in the map until retired). false if the map is full
+ * and cannot grow.
+ */
+static bool new_index(struct wg_device *d, struct peer *p, uint32_t *idx)
+{
+	struct u32_map *m = &d->by_index;
+
+	if (m->count == m->max) {
+		u32_map_del_if(m, index_retired, NULL);
+		/* Half full of live indices: grow, so that sweeps stay rare. */
+		if (m->count > m->max / 2)
+			u32_map_resize(m, 2 * m->max);
+		if (m->count == m->max)
+			return false;
+	}
 	do
-		idx = rnd32();
-	while (index_used(d, idx));
-	return idx;
+		*idx = rnd32();
+	while (!*idx || u32_map_get(m, *idx, NULL));
+	return u32_map_put(m, *idx, (uintptr_t)p) == 0;
 }
 
 static void staged_clear(struct peer *p)
@@ -259,6 +299,7 @@ void wgd_peer_remove(struct wg_device *d, struct peer *victim)
 			continue;
 		*pp = victim->next;
 		allowed_ips_remove_peer(&d->aips, victim);
+		u32_map_del_if(&d->by_index, index_of_peer, victim);
 		peer_free(d, victim);
 		d->n_peers--;
 		return;
@@ -633,6 +674,7 @@ static void send_initiation(struct wg_device *d, struct peer *p)
 {
 	uint8_t stamp[WG_TAI64N_LEN];
 	struct wg_msg_initiation *msg;
+	uint32_t idx;
 
 	if (!d->has_key) {
 		drop(d, DEV_DROP_no_key);
@@ -645,8 +687,8 @@ static void send_initiation(struct wg_device *d, struct peer *p)
 	stamp_take(d, stamp);
 	wg_handshake_clear(&p->hs);
 	msg = (struct wg_msg_initiation *)tx_slot(d);
-	if (wg_initiation_create(msg, &p->hs, &d->local, &p->noise, stamp, new_index(d), os_rng,
-				 NULL, pxp_mono_ns())) {
+	if (!new_index(d, p, &idx) || wg_initiation_create(msg, &p->hs, &d->local, &p->noise, stamp,
+							   idx, os_rng, NULL, pxp_mono_ns())) {
 		d->core_drops[WG_DROP_INTERNAL]++;
 		return;
 	}
@@ -899,6 +941,7 @@ static void rx_initiation(struct wg_device *d, const uint8_t *msg, size_t len,
 	uint64_t now = ev_now_ms();
 	struct peer *p;
 	unsigned int actions;
+	uint32_t idx;
 
 	if (!d->has_key) {
 		drop(d, DEV_DROP_no_key);
@@ -918,8 +961,8 @@ static void rx_initiation(struct wg_device *d, const uint8_t *msg, size_t len,
 	p->hs = hs;
 	memset(&hs, 0, sizeof(hs)); /* p->hs owns its keys now */
 	resp = (struct wg_msg_response *)tx_slot(d);
-	if (wg_response_create(resp, &p->hs, &d->local, new_index(d), os_rng, NULL,
-			       pxp_mono_ns()) ||
+	if (!new_index(d, p, &idx) ||
+	    wg_response_create(resp, &p->hs, &d->local, idx, os_rng, NULL, pxp_mono_ns()) ||
 	    wg_transport_keys_derive(&k, &p->hs)) {
 		d->core_drops[WG_DROP_INTERNAL]++;
 		wg_handshake_clear(&p->hs);
@@ -933,12 +976,12 @@ out:
 	wg_handshake_clear(&hs);
 }
 
+/* The peer whose initiation the response answers, or NULL. */
 static struct peer *peer_by_handshake(struct wg_device *d, uint32_t idx)
 {
-	for (struct peer *p = d->peers; p; p = p->next)
-		if (p->hs.state == WG_HS_INITIATION_CREATED && p->hs.local_index == idx)
-			return p;
-	return NULL;
+	struct peer *p = index_peer(d, idx);
+
+	return p && p->hs.state == WG_HS_INITIATION_CREATED && p->hs.local_index == idx ? p : NULL;
 }
 
 static void rx_response(struct wg_device *d, const uint8_t *msg, size_t len,
@@ -970,10 +1013,8 @@ static void rx_cookie_reply(struct wg_device *d, const uint8_t *msg, size_t len)
 	enum wg_drop r;
 
 	/* The answer to our initiation or to our response; never a reason to roam. */
-	for (p = d->peers; p; p = p->next)
-		if (p->hs.state != WG_HS_NONE && p->hs.local_index == idx)
-			break;
-	if (!p) {
+	p = index_peer(d, idx);
+	if (!p || p->hs.state == WG_HS_NONE || p->hs.local_index != idx) {
 		d->core_drops[WG_DROP_STATE]++;
 		return;
 	}
@@ -985,14 +1026,12 @@ static void rx_cookie_reply(struct wg_device *d, const uint8_t *msg, size_t len)
 /* The peer and key slot of a data message's receiver index, or NULL. */
 static struct peer *peer_by_data_index(struct wg_device *d, uint32_t idx, int *slot)
 {
-	uint64_t now = ev_now_ms();
+	struct peer *p = index_peer(d, idx);
 
-	for (struct peer *p = d->peers; p; p = p->next) {
-		*slot = wg_peer_decrypt_slot(&p->st, idx, now);
-		if (*slot >= 0)
-			return p;
-	}
-	return NULL;
+	if (!p)
+		return NULL;
+	*slot = wg_peer_decrypt_slot(&p->st, idx, ev_now_ms());
+	return *slot >= 0 ? p : NULL;
 }
 
 static void tun_write(struct wg_device *d, const uint8_t *buf, size_t len)
@@ -1444,6 +1483,11 @@ static int device_open(struct wg_device *d, const struct wg_device_settings *s)
 	d->tun_h.ready = tun_ready;
 	d->udp_h.ready = udp_ready;
 	allowed_ips_init(&d->aips);
+	err = u32_map_init(&d->by_index, INDICES_MIN);
+	if (err) {
+		pxp_err("%s: receiver index map: %s", s->ifname, strerror(-err));
+		return err;
+	}
 	err = crypto_pool_create(&d->pool, s->crypto_threads ?: crypto_pool_default_threads());
 	if (err) {
 		pxp_err("%s: crypto threads: %s", s->ifname, strerror(-err));
@@ -1511,6 +1555,7 @@ static void device_close(struct wg_device *d)
 	while (d->peers)
 		wgd_peer_remove(d, d->peers);
 	allowed_ips_free(&d->aips);
+	u32_map_free(&d->by_index);
 	crypto_pool_destroy(d->pool); /* after the peers: their last batch used it */
 	ratelimit_free(&d->rl);
 	if (d->has_key)

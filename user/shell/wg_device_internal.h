@@ -29,6 +29,7 @@
 #include "event_loop.h"
 #include "noise.h"
 #include "ratelimit.h"
+#include "u32_map.h"
 #include "uapi_server.h"
 #include "wg_device.h"
 #include "wg_stamp.h"
@@ -166,6 +167,8 @@ struct wg_device {
 
 	struct peer *peers;
 	size_t n_peers;
+	/* Receiver index -> peer, for each index new_index() gave out (wg_device.c). */
+	struct u32_map by_index;
 	struct allowed_ips aips;
 	struct ratelimit rl;
 	struct wg_load load;

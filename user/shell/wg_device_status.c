@@ -201,6 +201,7 @@ static void write_status(struct wg_device *d, FILE *out, bool json)
 	status_str(&w, "udp_gso", d->udp_gso ? "on" : "off");
 	status_str(&w, "udp_gro", d->udp_gro ? "on" : "off");
 	status_u64(&w, "crypto_threads", d->threads);
+	status_u64(&w, "receiver_indices", d->by_index.count);
 #define STATUS_COUNTER(name, value) status_u64(&w, #name, value);
 	DEV_TRAFFIC(STATUS_COUNTER)
 	DEV_COUNTERS(STATUS_COUNTER)
