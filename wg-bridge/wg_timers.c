@@ -17,10 +17,12 @@ static uint64_t jitter(uint32_t rnd)
 static void arm(struct wg_peer_state *p, enum wg_timer t, uint64_t at)
 {
 	p->deadline[t] = at + 1;
+	p->deadlines_changed = true;
 }
 
 static void disarm(struct wg_peer_state *p, enum wg_timer t)
 {
+	p->deadlines_changed |= p->deadline[t] != 0;
 	p->deadline[t] = 0;
 }
 
@@ -43,6 +45,7 @@ void wg_peer_init(struct wg_peer_state *p, uint16_t persistent_keepalive_s)
 {
 	memset(p, 0, sizeof(*p));
 	p->persistent_keepalive_s = persistent_keepalive_s;
+	p->deadlines_changed = true;
 }
 
 void wg_peer_set_persistent_keepalive(struct wg_peer_state *p, uint16_t seconds)

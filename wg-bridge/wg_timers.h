@@ -88,9 +88,14 @@ struct wg_peer_state {
 	bool consumed_initiation;
 	uint64_t last_initiation_consumed_ms;
 	uint16_t persistent_keepalive_s; /* 0: off */
+	/*
+	 * Set whenever a timer is armed or disarmed (and by wg_peer_init): the caller that files
+	 * peers by wg_peer_next_deadline() (a timer heap) re-files this one and clears it.
+	 */
+	bool deadlines_changed;
 };
 
-/* A new peer: no keys, nothing armed. */
+/* A new peer: no keys, nothing armed (deadlines_changed set). */
 void wg_peer_init(struct wg_peer_state *p, uint16_t persistent_keepalive_s);
 
 /* Changes the persistent keepalive interval (seconds, 0 off), as set=1 does. */

@@ -2,7 +2,8 @@
 /*
  * A peer's timers and key slots: scenarios as tables of (time, event, the actions expected,
  * the next deadline expected), after the whitepaper's section 6 and the Linux driver's
- * timers.c; then the key slots' rotation and expiry by age and by message count, and two
+ * timers.c, each also checking that deadlines_changed is set whenever the next deadline
+ * moves; then the key slots' rotation and expiry by age and by message count, and two
  * peers driving each other for ten minutes.
  */
 #include "check.h"
@@ -72,15 +73,36 @@ static unsigned int run_step(const struct step *s, bool *keys_ok)
 }
 
 /* Runs a scenario from a fresh peer; reports the first step that disagrees. */
+/*
+ * Each step also files the peer as the device's timer heap does, at its next deadline only
+ * when deadlines_changed says so: a deadline that moves without the flag is a failure.
+ */
 static int run(const char *name, uint16_t persistent_keepalive, const struct step *steps)
 {
+	uint64_t filed = 0;
+
 	wg_peer_init(&p, persistent_keepalive);
+	if (!p.deadlines_changed) {
+		printf("FAIL wg_timers/%s: wg_peer_init did not set deadlines_changed\n", name);
+		return 1;
+	}
 	for (int i = 0; steps[i].op != END; i++) {
 		const struct step *s = &steps[i];
 		bool keys_ok;
 		unsigned int got = run_step(s, &keys_ok);
 		uint64_t next = wg_peer_next_deadline(&p);
 
+		if (p.deadlines_changed) {
+			filed = next;
+			p.deadlines_changed = false;
+		}
+		if (filed != next) {
+			printf("FAIL wg_timers/%s: step %d at %llu ms: the deadline moved to %llu "
+			       "without deadlines_changed (filed at %llu)\n",
+			       name, i, (unsigned long long)s->t, (unsigned long long)next,
+			       (unsigned long long)filed);
+			return 1;
+		}
 		if (got != s->actions || !keys_ok || (s->deadline != ANY && next != s->deadline)) {
 			printf("FAIL wg_timers/%s: step %d at %llu ms: actions %#x (want %#x), "
 			       "keys %s, deadline %llu (want %llu)\n",

@@ -132,7 +132,7 @@ out:
 
 static int apply_peer(struct wg_device *d, const struct uapi_peer_set *ps)
 {
-	struct peer *p = wgd_peer_by_pub(d, ps->public_key), **pp;
+	struct peer *p = wgd_peer_by_pub(d, ps->public_key);
 	bool keepalive_on;
 	int err;
 
@@ -147,17 +147,9 @@ static int apply_peer(struct wg_device *d, const struct uapi_peer_set *ps)
 	if (!p) {
 		if (ps->update_only)
 			return 0;
-		p = calloc(1, sizeof(*p));
+		p = wgd_peer_new(d, ps->public_key);
 		if (!p)
 			return -ENOMEM;
-		wg_noise_peer_init(&p->noise, ps->public_key, NULL);
-		wg_peer_init(&p->st, 0);
-		/* At the end: get=1 lists peers in the order they were added, as the Linux driver.
-		 */
-		for (pp = &d->peers; *pp; pp = &(*pp)->next)
-			;
-		*pp = p;
-		d->n_peers++;
 	}
 	if (ps->has_preshared_key)
 		memcpy(p->noise.psk, ps->preshared_key, WG_KEY_LEN);
@@ -178,6 +170,7 @@ static int apply_peer(struct wg_device *d, const struct uapi_peer_set *ps)
 	if (ps->has_persistent_keepalive) {
 		keepalive_on = !p->st.persistent_keepalive_s && ps->persistent_keepalive;
 		wg_peer_set_persistent_keepalive(&p->st, ps->persistent_keepalive);
+		wgd_peer_timer_sync(d, p);
 		/* As wireguard-go: turning it on sends one at once. */
 		if (keepalive_on && d->has_key)
 			wgd_send_data(d, p, NULL, 0);

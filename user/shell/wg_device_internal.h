@@ -29,6 +29,7 @@
 #include "event_loop.h"
 #include "noise.h"
 #include "ratelimit.h"
+#include "timer_heap.h"
 #include "u32_map.h"
 #include "uapi_server.h"
 #include "wg_device.h"
@@ -84,6 +85,7 @@ struct peer {
 	struct timespec last_handshake; /* wall clock; 0: never */
 	struct staged *staged[STAGED_MAX];
 	unsigned int staged_head, staged_n;
+	struct pxp_timer timer; /* in d->timers at wg_peer_next_deadline(&st) */
 	struct peer *next;
 };
 
@@ -143,8 +145,9 @@ struct wg_device {
 	struct ev_loop loop;
 	struct crypto_pool *pool; /* seals and opens a batch's data messages */
 	unsigned int threads;	  /* the pool's; the contexts each aead_cache holds */
-	/* At the peers' next deadline; run_timers() looks at them every pass. */
+	/* At the earliest of the peers' deadlines (timers) and the housekeeping's. */
 	struct ev_timer wake;
+	struct timer_heap timers; /* each peer's timer (wgd_peer_timer_sync) */
 	struct ev_handler tun_h, udp_h;
 	int tun_fd, udp_fd, ctl_fd;
 	int udp_family; /* AF_INET6 (dual-stack), or AF_INET where the host has no IPv6 */
@@ -213,7 +216,12 @@ struct wg_device {
 
 /* The device's steps that set=1 takes (wg_device.c). */
 struct peer *wgd_peer_by_pub(struct wg_device *d, const uint8_t pub[WG_KEY_LEN]);
+/* A new peer with this public key, last in the list (get=1 lists them as added); NULL if
+ * out of memory. */
+struct peer *wgd_peer_new(struct wg_device *d, const uint8_t pub[WG_KEY_LEN]);
 void wgd_peer_remove(struct wg_device *d, struct peer *victim);
+/* Re-files p in d->timers if its deadlines changed (after calls on p->st outside peer_actions). */
+void wgd_peer_timer_sync(struct wg_device *d, struct peer *p);
 void wgd_peers_expire_sessions(struct wg_device *d);
 bool wgd_send_data(struct wg_device *d, struct peer *p, const uint8_t *pkt, size_t len);
 void wgd_tx_flush(struct wg_device *d);
