@@ -295,6 +295,12 @@ def vpn_summary(out, rows):
         got = ["%s %s" % (d, x(wc.get(("tcp", d, 1), {}), a, b)) for d in ("download", "upload")]
         out.append("- %s / %s, one stream, %s: %s (target: at least 2x both ways)." % (
             a, b, where, ", ".join(got)))
+    # A hub: the far end with WG_HUB_PEERS idle peers (bench/lib/wg.sh) against one peer.
+    for impl in wgs:
+        got = ["%s %s" % (d, x(wc.get(("tcp", d, 1), {}), impl + "-hub", impl))
+               for d in ("download", "upload")]
+        out.append("- %s-hub / %s (the far end a hub of idle peers besides the router: "
+                   "WG_HUB_PEERS, bench/lib/wg.sh), one stream: %s." % (impl, impl, ", ".join(got)))
     # ... and in the guest at least kernel WireGuard's throughput (TCG: both emulated). Each
     # round's ratio too: the two ran side by side, minutes apart at most.
     for a, b in (("pppoe-xp-wg", "kernel-wg"),

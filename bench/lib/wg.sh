@@ -13,6 +13,9 @@
 #   pppoe-xp-wg            `pppoe-xp wg IFNAME` at both ends, driven as wireguard-go is
 #                          (WG_PROCESS_FOREGROUND=1, wg setconf); "unavailable" while
 #                          build/pppoe-xp has no wg command
+#   wireguard-go-hub       the same two, the far end a hub: WG_HUB_PEERS idle peers (keys,
+#   pppoe-xp-wg-hub        allowed IPs, no endpoint) configured before the router, as a VPN
+#                          provider's server has; what a message costs to find its peer
 #   openvpn-aes256gcm-udp  Debian's OpenVPN 2.6 at both ends, no DCO: peer-to-peer TLS
 #   openvpn-chacha20-udp   mode over a PKI made at run time (bench/lib/wg.sh
 #   openvpn-aes256gcm-tcp  wg_openvpn_pki), the data cipher pinned; UDP or TCP
@@ -61,15 +64,27 @@ wg_keys() {
 	)
 }
 
-# wg_conf DIR ROLE ENDPOINT: ROLE's wg setconf file. The router initiates (it knows isp's
-# endpoint); isp learns the router's from its first handshake.
+# How many idle peers a hub case's far end has before the router.
+WG_HUB_PEERS=1000
+
+# wg_conf DIR ROLE ENDPOINT [IDLE]: ROLE's wg setconf file. The router initiates (it knows
+# isp's endpoint); isp learns the router's from its first handshake. IDLE peers (public
+# keys of random bytes, 10.98.0.0/16 between them) come before the real one.
 wg_conf() {
-	local d=$1 role=$2 endpoint=$3 other=router allowed=$WG_TUN_ROUTER/32
+	local d=$1 role=$2 endpoint=$3 idle=${4:-0} other=router allowed=$WG_TUN_ROUTER/32
 	[ "$role" = router ] && other=isp allowed=0.0.0.0/0
 	(
 		umask 077
-		printf '[Interface]\nPrivateKey = %s\nListenPort = %s\n\n[Peer]\nPublicKey = %s\nAllowedIPs = %s\n' \
-			"$(cat "$d/$role.key")" "$WG_PORT" "$(cat "$d/$other.pub")" "$allowed" >"$d/$role.conf"
+		printf '[Interface]\nPrivateKey = %s\nListenPort = %s\n' \
+			"$(cat "$d/$role.key")" "$WG_PORT" >"$d/$role.conf"
+		python3 -c '
+import base64, os, sys
+for i in range(int(sys.argv[1])):
+    print("\n[Peer]\nPublicKey = %s\nAllowedIPs = 10.98.%d.%d/32"
+          % (base64.b64encode(os.urandom(32)).decode(), i // 250, i % 250 + 1))' "$idle" \
+			>>"$d/$role.conf" || exit 1
+		printf '\n[Peer]\nPublicKey = %s\nAllowedIPs = %s\n' \
+			"$(cat "$d/$other.pub")" "$allowed" >>"$d/$role.conf"
 		[ "$role" = router ] && printf 'Endpoint = %s:%s\n' "$endpoint" "$WG_PORT" >>"$d/$role.conf"
 		true
 	)
@@ -234,9 +249,10 @@ wg_underlay() {
 	fi
 }
 
-# A WireGuard case: IMPL (wireguard-go, pppoe-xp-wg) at both ends over the case's WAN.
+# A WireGuard case: IMPL (wireguard-go, pppoe-xp-wg) at both ends over the case's WAN; with
+# "hub", the far end has WG_HUB_PEERS idle peers besides the router.
 wg_setup_wireguard() {
-	local key=$1 impl=$2 d=$PXP_TMP/${CASE_PREFIX[$1]}wg mtu role ifname
+	local key=$1 impl=$2 hub=${3:-} d=$PXP_TMP/${CASE_PREFIX[$1]}wg mtu role ifname idle
 	command -v wg >/dev/null || {
 		case_unavailable "$key" "wg (wireguard-tools) is not installed"
 		return
@@ -258,7 +274,9 @@ wg_setup_wireguard() {
 	}
 	for role in isp router; do
 		ifname=$(wg_ifname "$key" "$role")
-		wg_conf "$d" "$role" "$WG_ISP_ADDR" &&
+		idle=0
+		[ "$hub" = hub ] && [ "$role" = isp ] && idle=$WG_HUB_PEERS
+		wg_conf "$d" "$role" "$WG_ISP_ADDR" "$idle" &&
 			wg_userspace_start "$key" "$role" "$impl" "$ifname" "$d/$role.log" &&
 			ip netns exec "${CASE_PREFIX[$key]}$role" wg setconf "$ifname" "$d/$role.conf" &&
 			ip -n "${CASE_PREFIX[$key]}$role" addr add "$(wg_tun_addr "$role")/24" dev "$ifname" &&
@@ -325,6 +343,8 @@ wg_setup() {
 	none-over-pxp) host_session "$key" xdp && host_common "$key" ;;
 	wireguard-go | wireguard-go-over-pxp) wg_setup_wireguard "$key" wireguard-go ;;
 	pppoe-xp-wg | pppoe-xp-wg-over-pxp) wg_setup_wireguard "$key" pppoe-xp-wg ;;
+	wireguard-go-hub) wg_setup_wireguard "$key" wireguard-go hub ;;
+	pppoe-xp-wg-hub) wg_setup_wireguard "$key" pppoe-xp-wg hub ;;
 	openvpn-aes256gcm-udp) wg_setup_openvpn "$key" AES-256-GCM udp ;;
 	openvpn-chacha20-udp) wg_setup_openvpn "$key" CHACHA20-POLY1305 udp ;;
 	openvpn-aes256gcm-tcp) wg_setup_openvpn "$key" AES-256-GCM tcp ;;

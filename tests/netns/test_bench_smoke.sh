@@ -9,8 +9,8 @@
 #
 #   host:  lan - router - isp - net  x  ceiling, veth-hop, pppoe-xp-{xdp,afxdp,generic,tc},
 #          pppoe-xp-rx-R-tx-T (the halves mixed)
-#   wg:    the same topology x no tunnel, wireguard-go, pppoe-xp-wg, OpenVPN (3 configs), and
-#          wireguard-go / pppoe-xp-wg inside a pppoe-xp session
+#   wg:    the same topology x no tunnel, wireguard-go, pppoe-xp-wg, OpenVPN (3 configs),
+#          wireguard-go / pppoe-xp-wg with a hub far end, and inside a pppoe-xp session
 #   guest: qemu (TCG) x ceiling, veth-hop, netkit-hop, kernel-pppoe, kernel-pppoe-flowtable,
 #          rp-pppoe, pppoe-xp, pppoe-xp-netkit, pppoe-xp-xdp, pppoe-xp-tc, mixed, mixed-netkit,
 #          kernel-wg, pppoe-xp-wg, kernel-wg-over-kernel-pppoe, pppoe-xp-wg-over-pxp
@@ -19,7 +19,7 @@
 # bench/lib/measure.sh bench_specs. BENCH_SMOKE_PARTS=wg (or any --only list) runs and checks
 # only those parts; BENCH_SMOKE_OUT=DIR keeps the run's results there.
 # BENCH_SMOKE_CASES (bench/run --cases) narrows the run to those cases: the netns tier runs
-# SMOKE_CASES, one case of each kind of set-up (11 of the 36: 7 minutes on this loaded 2-core
+# SMOKE_CASES, one case of each kind of set-up (11 of the 38: 7 minutes on this loaded 2-core
 # machine, the whole quick plan 26); `make check-long` runs them all (BENCH_SMOKE_CASES=all).
 . "$(dirname "$0")/lib.sh"
 . "$PXP_ROOT/bench/lib/measure.sh"
