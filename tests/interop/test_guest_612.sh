@@ -346,6 +346,7 @@ else
 	wg_dir=$(mktemp -d)
 	trap '[ -n "$wg_pid" ] && kill "$wg_pid" 2>/dev/null; rm -rf "$wg_dir"; guest_suite_cleanup' EXIT
 	hostns() { ip netns exec "$netns" "$@"; }
+	eval "$GUEST_WAIT_LISTENING" # the guests' wait for a listener, here for the host's iperf3
 	wg_ready=0
 	(umask 077 && wg genkey >"$wg_dir/us.key") &&
 		ip -n "$netns" addr add 10.79.12.1/24 dev "$tap" &&
@@ -390,10 +391,7 @@ else
 		hostns wg set "$wg_if" peer "$guest_pub" remove &&
 			hostns wg set "$wg_if" peer "$guest_pub" allowed-ips 10.79.13.2/32 &&
 			hostns iperf3 -s -D -B 10.79.13.1 -p 5613 -I "$wg_dir/iperf.pid" &&
-			for i in $(seq 50); do
-				hostns ss -ltn | grep -q ':5613 ' && break
-				sleep 0.2
-			done ||
+			guest_wait_listening "$netns" 5613 ||
 			fail guest612_wg_kernel_from_guest "cannot reset our peer or start iperf3"
 		out=$(guest_exec "$name" "wg set wgk peer $us_pub remove &&
 			wg set wgk peer $us_pub allowed-ips 10.79.13.1/32 endpoint 10.79.12.1:51820 &&
