@@ -171,6 +171,11 @@ session_case() {
 		(runA server vA --local $net.1 --pool $net.0/30 --auth chap --secrets /tmp/pxa-secrets \
 			--mode $mode --foreground >/tmp/pxa-server-$mode.log 2>&1 </dev/null &)
 		for i in \$(seq 50); do [ -e /tmp/pxa-runA/vA.pid ] && break; sleep 0.2; done
+		# up refuses a port without carrier, which a veth gets a moment after link up
+		# (linkwatch), longer under TCG.
+		for i in \$(seq 50); do
+			ip -n pxaB -o link show vB | grep -q LOWER_UP && break; sleep 0.2
+		done
 		runB up vB --user ua64 --password-file /tmp/pxa-pass --mode $mode \
 			>/tmp/pxa-client-$mode.log 2>&1 || {
 			echo '--- client'; tail -n 15 /tmp/pxa-client-$mode.log
