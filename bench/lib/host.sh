@@ -93,7 +93,7 @@ host_setup_pppoe() {
 # case unavailable.
 host_session() {
 	local key=$1 mode=$2 log secrets mtu pid
-	local -a halves=("${@:3}")
+	local -a halves=("${@:3}") isp_args=()
 	log=$PXP_TMP/${CASE_PREFIX[$key]}
 	[ -x "$PXP_BIN" ] || {
 		case_unavailable "$key" "build/pppoe-xp is not built"
@@ -104,9 +104,12 @@ host_session() {
 	printf '%s * %s *\n' "$HOST_USER" "$HOST_PASSWORD" >"$secrets"
 	chmod 600 "$secrets"
 
+	# The AC stands for another machine: its AF_XDP worker must not share the router's CPU
+	# (worker q pins to CPU q by default; both on CPU 0 halved afxdp's TCP, 7 December 2026).
+	[ "$mode" = afxdp ] && isp_args=(--afxdp-cpus "$(($(nproc) - 1))")
 	ip netns exec "$NS_ISP" sh -c "$(pxp_cmd "$key" isp server isp0 --local 100.64.1.1 \
 		--pool 100.64.1.0/30 --auth chap --secrets "$secrets" --mode "$mode" \
-		"${halves[@]}" --foreground)" >"${log}server.log" 2>&1 &
+		"${halves[@]}" "${isp_args[@]}" --foreground)" >"${log}server.log" 2>&1 &
 	pid=$!
 	on_cleanup "kill $pid"
 	sleep 0.5

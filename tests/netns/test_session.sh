@@ -534,6 +534,40 @@ assert d["netdev_kind"] == sys.argv[5], d' "$why" $want_mode $want_rx $want_tx $
 test_mode_generic() { session_in_mode generic; }
 test_mode_afxdp() { session_in_mode afxdp; }
 
+# The CPUs the AF_XDP workers (threads pxp-afxdp-q*) of daemon PID may run on, one line a worker.
+worker_cpus() {
+	local task
+	for task in /proc/"$1"/task/*; do
+		case $(cat "$task/comm" 2>/dev/null) in pxp-afxdp-q*) ;; *) continue ;; esac
+		awk '/^Cpus_allowed_list:/ { print $2 }' "$task/status"
+	done
+}
+
+# --afxdp-cpus: the client's worker on the CPU named (the last one), the AC's on none in
+# particular (two engines on one machine need not share CPU 0); the session carries traffic.
+test_afxdp_cpus() {
+	local last all got
+	last=$(($(getconf _NPROCESSORS_ONLN) - 1))
+	all=$(awk '/^Cpus_allowed_list:/ { print $2 }' /proc/self/status)
+	reset
+	start_server pap --mode afxdp --afxdp-cpus none || return 1
+	client_up --mode afxdp --afxdp-cpus "$last" ||
+		fail "up --afxdp-cpus $last failed: $(cat "$PXP_TMP/client.out")" || return 1
+	in_ns "$NS_ROUTER" ping -c 3 -W 2 -i 0.2 100.64.1.1 >/dev/null ||
+		fail "no traffic through the session" || return 1
+	got=$(worker_cpus "$(status_get client pid)")
+	[ "$got" = "$last" ] || fail "the client's worker may run on CPUs '$got', not $last" || return 1
+	got=$(worker_cpus "$(status_get server pid)")
+	[ "$got" = "$all" ] || fail "the AC's worker may run on CPUs '$got', not all ($all)" ||
+		return 1
+	client down wan0 || fail "down failed" || return 1
+	# A CPU the process may not use fails the start, naming it.
+	client_up --mode afxdp --afxdp-cpus "$((last + 7))" &&
+		fail "up --afxdp-cpus $((last + 7)) succeeded on $((last + 1)) CPUs" && return 1
+	grep -q "on cpu $((last + 7))" "$PXP_TMP/client.out" ||
+		fail "up --afxdp-cpus $((last + 7)) did not name the CPU: $(cat "$PXP_TMP/client.out")"
+}
+
 test_bad_cmdline() {
 	local rc
 	"$B" up wan0 --mtu 99999 >"$PXP_TMP/bad.out" 2>&1
@@ -763,6 +797,7 @@ fi
 case_ session/mode_auto test_mode_auto
 case_ session/mode_generic test_mode_generic
 case_ session/mode_afxdp test_mode_afxdp
+case_ session/afxdp_cpus test_afxdp_cpus
 case_ session/no_xsk_kernel test_no_xsk_kernel
 case_ session/netdev_netkit test_netdev_netkit
 case_ session/netdev_auto test_netdev_auto

@@ -387,6 +387,45 @@ TEST(daemon_options_shared)
 	CHECK_EQ(config_parse_server(ARGC(server_afxdp_cpus), server_afxdp_cpus, &so), -EINVAL);
 }
 
+/* --afxdp-cpus: a list in queue order or none; bad entries and other modes refused. */
+TEST(afxdp_cpus)
+{
+	char *list[] = { "up", "wan0", "--mode", "afxdp", "--afxdp-cpus", "3,0,1023", NULL };
+	char *none[] = { "server", "isp0",  "--local",	    "10.0.0.1", "--pool", "10.0.0.0/24",
+			 "--mode", "afxdp", "--afxdp-cpus", "none",	NULL };
+	const char *bad[] = { "", ",1", "1,", "1,,2", "x", "-1", "1024", "1 2", "none,1" };
+	char *other_mode[] = { "up", "wan0", "--mode", "xdp", "--afxdp-cpus", "1", NULL };
+	char *auto_mode[] = { "up", "wan0", "--afxdp-cpus", "1", NULL };
+	char many[200] = "0";
+	char *too_many[] = { "up", "wan0", "--mode", "afxdp", "--afxdp-cpus", many, NULL };
+	char *one_bad[] = { "up", "wan0", "--mode", "afxdp", "--afxdp-cpus", NULL, NULL };
+	struct client_settings uo;
+	struct server_settings so;
+
+	CHECK_EQ(config_parse_up(ARGC(list), list, &uo), 0);
+	CHECK_EQ(uo.common.afxdp_cpus.nr, 3);
+	CHECK_EQ(uo.common.afxdp_cpus.cpu[0], 3);
+	CHECK_EQ(uo.common.afxdp_cpus.cpu[1], 0);
+	CHECK_EQ(uo.common.afxdp_cpus.cpu[2], 1023);
+	client_settings_wipe(&uo);
+	CHECK_EQ(config_parse_server(ARGC(none), none, &so), 0);
+	CHECK_EQ(so.common.afxdp_cpus.nr, 1);
+	CHECK_EQ(so.common.afxdp_cpus.cpu[0], PXP_DP_CPU_ANY);
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		one_bad[5] = (char *)bad[i];
+		CHECK_EQ(config_parse_up(ARGC(one_bad), one_bad, &uo), -EINVAL);
+		client_settings_wipe(&uo);
+	}
+	for (int i = 1; i < PXP_DP_MAX_QUEUES + 1; i++) /* one more than a WAN has queues */
+		strcat(many, ",0");
+	CHECK_EQ(config_parse_up(ARGC(too_many), too_many, &uo), -EINVAL);
+	client_settings_wipe(&uo);
+	CHECK_EQ(config_parse_up(ARGC(other_mode), other_mode, &uo), -EINVAL);
+	client_settings_wipe(&uo);
+	CHECK_EQ(config_parse_up(ARGC(auto_mode), auto_mode, &uo), -EINVAL);
+	client_settings_wipe(&uo);
+}
+
 TEST(small_parsers)
 {
 	uint8_t mac[6], hex[4];
@@ -638,6 +677,7 @@ int main(void)
 	RUN(server_padi_rates);
 	RUN(server_ipv6_options);
 	RUN(daemon_options_shared);
+	RUN(afxdp_cpus);
 	RUN(small_parsers);
 	RUN(stats_options);
 	RUN(lcp_echo_options);

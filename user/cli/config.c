@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
+#define _GNU_SOURCE /* CPU_SETSIZE */
 #include "config.h"
 
 #include <arpa/inet.h>
 #include <ctype.h>
 #include <errno.h>
 #include <inttypes.h>
+#include <sched.h>
 #include <linux/ipv6_route.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -295,6 +297,38 @@ static int parse_cpus(const char *s, unsigned int *nr_cpus)
 	return 0;
 }
 
+/*
+ * --afxdp-cpus LIST: the engine workers' CPUs in queue order ("0,2"), or "none" for none
+ * pinned. The highest CPU number is the kernel's affinity mask's (CPU_SETSIZE).
+ */
+static int parse_afxdp_cpus(const char *s, struct pxp_dp_cpu_list *l)
+{
+	char buf[512], *tok, *save = NULL;
+	unsigned int cpu;
+
+	memset(l, 0, sizeof(*l));
+	if (!strcmp(s, "none")) {
+		l->cpu[l->nr++] = PXP_DP_CPU_ANY;
+		return 0;
+	}
+	if (strlen(s) >= sizeof(buf) || !*s || *s == ',' || s[strlen(s) - 1] == ',' ||
+	    strstr(s, ",,"))
+		return bad("--afxdp-cpus", s, "must be CPU numbers separated by commas, or none");
+	strcpy(buf, s);
+	for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		if (l->nr == PXP_DP_MAX_QUEUES)
+			return bad("--afxdp-cpus", s,
+				   "at most " CLI_STR(PXP_DP_MAX_QUEUES) " CPUs (one a queue)");
+		if (config_parse_uint(tok, 0, CPU_SETSIZE - 1, &cpu)) {
+			pxp_err("--afxdp-cpus '%s': '%s' is not a CPU number from 0 to %d", s, tok,
+				CPU_SETSIZE - 1);
+			return -EINVAL;
+		}
+		l->cpu[l->nr++] = (int)cpu;
+	}
+	return 0;
+}
+
 /* The AF_XDP engine spreads by its own per-queue workers; the cpumap serves xdp and generic. */
 static int check_mode_options(const struct daemon_settings *d)
 {
@@ -305,6 +339,10 @@ static int check_mode_options(const struct daemon_settings *d)
 		pxp_err("--cpus %u: for modes xdp and generic with XDP receiving (afxdp has its "
 			"per-queue workers, tc has no cpumap)",
 			d->nr_cpus);
+		return -EINVAL;
+	}
+	if (d->afxdp_cpus.nr && d->mode != PXP_DP_AFXDP) {
+		pxp_err("--afxdp-cpus: only with --mode afxdp (the other modes have no workers)");
 		return -EINVAL;
 	}
 	if (d->mode == PXP_DP_AFXDP &&
@@ -354,6 +392,7 @@ enum {
 	OPT_WATCH,
 	OPT_INTERVAL,
 	OPT_CPUS,
+	OPT_AFXDP_CPUS,
 	OPT_CONFIG,
 	OPT_LCP_ECHO_INTERVAL,
 	OPT_LCP_ECHO_FAILURE,
@@ -423,6 +462,10 @@ static const struct cli_option daemon_options[] = {
 	  "software RSS: decapsulate on CPUs 0..N-1 by the inner flow hash (modes xdp and "
 	  "generic)",
 	  "off" },
+	{ "afxdp-cpus", OPT_AFXDP_CPUS, "LIST",
+	  "mode afxdp: the CPU of each engine worker (one a WAN RX queue) in queue order, "
+	  "repeated when shorter (\"2,3\"), or none to leave them to the scheduler",
+	  "queue q on CPU q modulo the CPUs online" },
 	{ "foreground", 'f', NULL, "stay attached and log to stderr", "detach, log to syslog" },
 	{ "debug", OPT_DEBUG, NULL, "debug logging", NULL },
 	{ "logfile", OPT_LOGFILE, "FILE",
@@ -620,6 +663,8 @@ static int parse_daemon_option(int c, const char *arg, struct daemon_settings *d
 		return parse_mode(arg, &d->mode);
 	case OPT_CPUS:
 		return parse_cpus(arg, &d->nr_cpus);
+	case OPT_AFXDP_CPUS:
+		return parse_afxdp_cpus(arg, &d->afxdp_cpus);
 	case OPT_RX:
 		return parse_half("--rx", true, arg, &d->rx_half);
 	case OPT_TX:

@@ -54,8 +54,9 @@ struct pxp_dp {
 	struct pxp_wan_info wan;
 	char wan_name[IF_NAMESIZE];
 	uint16_t vlan_tci;
-	bool vlan_strip_was_on; /* rx-vlan-offload turned off for a tagged session */
-	uint16_t nr_cpus;	/* CPU spreading over CPUs 0..nr_cpus-1; 0 = off */
+	bool vlan_strip_was_on;		   /* rx-vlan-offload turned off for a tagged session */
+	uint16_t nr_cpus;		   /* CPU spreading over CPUs 0..nr_cpus-1; 0 = off */
+	struct pxp_dp_cpu_list afxdp_cpus; /* the engine workers' CPUs; nr 0 = its default */
 	struct pxp_dp_progs progs;
 	struct pxp_tc_att wan_tc; /* mode tc: the WAN's ingress */
 	__u32 wan_prog_id;	  /* what pxp_dp_owned() records: the program we attached */
@@ -796,6 +797,14 @@ int pxp_dp_set_cpu_spread(struct pxp_dp *dp, unsigned int nr_cpus)
 	return write_config(dp, dp->engine != NULL);
 }
 
+int pxp_dp_set_afxdp_cpus(struct pxp_dp *dp, const struct pxp_dp_cpu_list *cpus)
+{
+	if (dp->mode != PXP_DP_AFXDP || dp->engine || cpus->nr > PXP_DP_MAX_QUEUES)
+		return -EINVAL;
+	dp->afxdp_cpus = *cpus;
+	return 0;
+}
+
 static struct dp_session *find_session(struct pxp_dp *dp, uint16_t session_id)
 {
 	unsigned int slot = dp->slot_by_id[session_id];
@@ -805,6 +814,8 @@ static struct dp_session *find_session(struct pxp_dp *dp, uint16_t session_id)
 
 static int start_engine(struct pxp_dp *dp, const struct dp_session *ds)
 {
+	int cpus[PXP_DP_MAX_QUEUES];
+	const struct pxp_dp_cpu_list *l = &dp->afxdp_cpus;
 	struct engine_config cfg = {
 		.wan_ifindex = dp->wan.ifindex,
 		.nr_queues = dp->wan.nr_rx_queues,
@@ -815,9 +826,12 @@ static int start_engine(struct pxp_dp *dp, const struct dp_session *ds)
 		.peer_key_base = PEER_XSK_BASE,
 		.zerocopy = true,
 		.session = ds->rec,
+		.cpus = l->nr ? cpus : NULL,
 	};
 	int err;
 
+	for (unsigned int q = 0; l->nr && q < cfg.nr_queues && q < PXP_DP_MAX_QUEUES; q++)
+		cpus[q] = l->cpu[q % l->nr];
 	err = engine_start(&dp->engine, &cfg);
 	if (err) {
 		pxp_err("starting the AF_XDP engine: %s", strerror(-err));

@@ -107,6 +107,17 @@ int pxp_dp_set_vlan_pcp(struct pxp_dp *dp, uint8_t pcp);
  * by the inner flow hash (a NIC puts a whole PPPoE session on one RX queue); 0 turns it off.
  */
 int pxp_dp_set_cpu_spread(struct pxp_dp *dp, unsigned int nr_cpus);
+/*
+ * Mode afxdp: the CPU of each engine worker (one per WAN RX queue), in queue order and
+ * repeating when the list is shorter; PXP_DP_CPU_ANY leaves a worker to the scheduler. With
+ * none set (nr 0) worker q runs on CPU q modulo the CPUs online. Before the first session.
+ */
+#define PXP_DP_CPU_ANY (-1)
+struct pxp_dp_cpu_list {
+	unsigned int nr;
+	int cpu[PXP_DP_MAX_QUEUES];
+};
+int pxp_dp_set_afxdp_cpus(struct pxp_dp *dp, const struct pxp_dp_cpu_list *cpus);
 /* Create the session netdev and start moving the session's frames; *ifindex gets its index. */
 int pxp_dp_session_add(struct pxp_dp *dp, const struct pxp_dp_session *s, int *ifindex);
 int pxp_dp_session_set_mtu(struct pxp_dp *dp, uint16_t session_id, uint16_t mtu);

@@ -483,6 +483,8 @@ int shell_attach_datapath(struct session_shell *sh, const struct daemon_settings
 	err = vlan_pcp ? pxp_dp_set_vlan_pcp(sh->dp, vlan_pcp) : 0;
 	if (!err && common->nr_cpus)
 		err = pxp_dp_set_cpu_spread(sh->dp, common->nr_cpus);
+	if (!err && common->afxdp_cpus.nr)
+		err = pxp_dp_set_afxdp_cpus(sh->dp, &common->afxdp_cpus);
 	if (err) {
 		pxp_err("data path on %s: %s", sh->iface, strerror(-err));
 		return err == -EINVAL ? PXP_EXIT_OPTION : PXP_EXIT_DATAPATH;

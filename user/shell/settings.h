@@ -36,6 +36,7 @@ struct daemon_settings {
 	enum pxp_dp_half rx_half, tx_half; /* the programs of each half; default: the mode's */
 	enum pxp_dp_netdev netdev;	   /* the session netdevs' kind (--netdev) */
 	unsigned int nr_cpus; /* spread decapsulation over CPUs 0..nr_cpus-1; 0 = off */
+	struct pxp_dp_cpu_list afxdp_cpus; /* mode afxdp: the workers' CPUs; nr 0 = default */
 	enum pxp_log_level log_level;
 	char logfile[PATH_MAX]; /* "" = none; opened by the CLI (pxp_log_open_file) */
 };
