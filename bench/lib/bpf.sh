@@ -25,7 +25,7 @@ bpf_run() {
 	done < <("$BPF_NS_TOOL" -n "$BENCH_BPF_SAMPLES" "${objs[@]}" 2>"$PXP_TMP/bpf_ns.err")
 	if [ $n -eq 0 ]; then
 		bench_row env=host case=bpf test=bpf_ns status=failed \
-			"reason=bpf_ns printed nothing: $(last_line "$PXP_TMP/bpf_ns.err")" >/dev/null
+			"reason=bpf_ns printed nothing: $(log_reason "$PXP_TMP/bpf_ns.err")" >/dev/null
 	fi
 	echo "$n rows"
 }

@@ -117,9 +117,12 @@ progress() {
 	printf '[%3d/%d %02d:%02d] %s ... ' "$BENCH_STEP" "$BENCH_STEPS" $((t / 60)) $((t % 60)) "$*"
 }
 
-# The last meaningful line of a log, for a reason field.
-last_line() {
-	grep -v '^[[:space:]]*$' "$1" 2>/dev/null | tail -n1 | cut -c1-200
+# A log's reason for a reason field: its first "error:" line (pppoe-xp names the cause
+# first, e.g. what the kernel refuses, and what failed because of it last), else its last
+# meaningful line.
+log_reason() {
+	{ grep -m1 'error:' "$1" || grep -v '^[[:space:]]*$' "$1" | tail -n1; } 2>/dev/null |
+		cut -c1-200
 }
 
 # wan_offload_script PREFIX: the sh lines that make PREFIX's WAN veth pair (router wan0, isp

@@ -185,7 +185,7 @@ guest_ac() {
 	x_sh "$key" isp 60 "pxp-ac start --iface isp0 --auth chap --user $GUEST_USER \
 		--password $GUEST_PASSWORD --local 100.64.1.1 --pool 100.64.1.2 \
 		--dns 198.51.100.1 --mode $mode --instance ${p}ac" >"$PXP_TMP/${p}ac.log" 2>&1 || {
-		case_unavailable "$key" "pxp-ac start failed: $(last_line "$PXP_TMP/${p}ac.log")"
+		case_unavailable "$key" "pxp-ac start failed: $(log_reason "$PXP_TMP/${p}ac.log")"
 		return 1
 	}
 }
@@ -254,7 +254,7 @@ guest_kernel_pppoe() {
 	x_sh "$key" router 90 "pxp-pppd-client start --iface wan0 --user $GUEST_USER \
 		--password $GUEST_PASSWORD --mode $pmode --ifname ppp0 --defaultroute \
 		--instance ${p}client" >"$PXP_TMP/${p}client.log" 2>&1 || {
-		case_unavailable "$key" "pxp-pppd-client failed: $(last_line "$PXP_TMP/${p}client.log")"
+		case_unavailable "$key" "pxp-pppd-client failed: $(log_reason "$PXP_TMP/${p}client.log")"
 		return 1
 	}
 }
@@ -277,7 +277,7 @@ guest_wg() {
 	mtu=$(x_sh "$key" router 10 "cat /sys/class/net/$wan/mtu" 2>/dev/null)
 	x_guest 60 "$(wg_guest_script "$key" "$ep" $((${mtu:-1500} - WG_OVERHEAD)) "$impl")" \
 		>"$PXP_TMP/${p}wg.log" 2>&1 || {
-		case_unavailable "$key" "$impl WireGuard failed: $(last_line "$PXP_TMP/${p}wg.log")"
+		case_unavailable "$key" "$impl WireGuard failed: $(log_reason "$PXP_TMP/${p}wg.log")"
 		return 1
 	}
 	ifname=$(wg_guest_ifname "$key" router)
@@ -304,7 +304,7 @@ guest_setup_case() {
 	local key=$1 c=${1#guest/} p=${CASE_PREFIX[$1]} mode=pppoe
 	case $c in ceiling | veth-hop | netkit-hop | kernel-wg | pppoe-xp-wg) mode=plain ;; esac
 	x_guest 60 "$(guest_topology_script "$p" "$mode" "${CASE_WAN_PAIR[$key]}")" >"$PXP_TMP/${p}topo.log" 2>&1 || {
-		case_unavailable "$key" "guest topology failed: $(last_line "$PXP_TMP/${p}topo.log")"
+		case_unavailable "$key" "guest topology failed: $(log_reason "$PXP_TMP/${p}topo.log")"
 		return
 	}
 	case $c in
@@ -318,7 +318,7 @@ guest_setup_case() {
 			return
 		}
 		x_guest 60 "$(veth_hop_script "$p" /host/bench/veth_hop)" >"$PXP_TMP/${p}hop.log" 2>&1 || {
-			case_unavailable "$key" "setting up hop0 failed: $(last_line "$PXP_TMP/${p}hop.log")"
+			case_unavailable "$key" "setting up hop0 failed: $(log_reason "$PXP_TMP/${p}hop.log")"
 			return
 		}
 		x_guest 30 "$(guest_nat_script "$p" hop0)" >/dev/null
@@ -330,7 +330,7 @@ guest_setup_case() {
 			return
 		}
 		x_guest 60 "$(netkit_hop_script "$p" /host/bench/netkit_hop)" >"$PXP_TMP/${p}nk.log" 2>&1 || {
-			case_unavailable "$key" "setting up nk0 failed: $(last_line "$PXP_TMP/${p}nk.log")"
+			case_unavailable "$key" "setting up nk0 failed: $(log_reason "$PXP_TMP/${p}nk.log")"
 			return
 		}
 		x_guest 30 "$(guest_nat_script "$p" nk0)" >/dev/null
@@ -353,7 +353,7 @@ guest_setup_case() {
 		x_guest 30 "$(guest_nat_script "$p" ppp0)" >/dev/null
 		if [ "$c" = kernel-pppoe-flowtable ]; then
 			x_guest 30 "$(guest_flowtable_script "$p")" >"$PXP_TMP/${p}ft.log" 2>&1 || {
-				case_unavailable "$key" "the flowtable failed: $(last_line "$PXP_TMP/${p}ft.log")"
+				case_unavailable "$key" "the flowtable failed: $(log_reason "$PXP_TMP/${p}ft.log")"
 				return
 			}
 		fi

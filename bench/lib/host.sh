@@ -70,7 +70,7 @@ host_setup_hop() {
 	sh -c "$("$script" "${CASE_PREFIX[$key]}" "$bin")" >"$log" 2>&1 &&
 		ip netns exec "$NS_ROUTER" nft delete table ip pxp_nat &&
 		topo_nat_out "$dev" || {
-		case_unavailable "$key" "setting up $dev failed: $(last_line "$log")"
+		case_unavailable "$key" "setting up $dev failed: $(log_reason "$log")"
 		return
 	}
 	CASE_MTU[$key]=1492
@@ -114,14 +114,14 @@ host_session() {
 	on_cleanup "kill $pid"
 	sleep 0.5
 	kill -0 "$pid" 2>/dev/null || {
-		case_unavailable "$key" "pppoe-xp server exited: $(last_line "${log}server.log")"
+		case_unavailable "$key" "pppoe-xp server exited: $(log_reason "${log}server.log")"
 		return 1
 	}
 	ip netns exec "$NS_ROUTER" timeout 30 sh -c "$(pxp_cmd "$key" router up wan0 \
 		--user "$HOST_USER" --password "$HOST_PASSWORD" --mode "$mode" "${halves[@]}" \
 		--defaultroute)" \
 		>"${log}client.log" 2>&1 || {
-		case_unavailable "$key" "pppoe-xp up failed: $(last_line "${log}client.log")"
+		case_unavailable "$key" "pppoe-xp up failed: $(log_reason "${log}client.log")"
 		return 1
 	}
 	on_cleanup "ip netns exec $NS_ROUTER sh -c '$(pxp_cmd "$key" router down wan0)'"

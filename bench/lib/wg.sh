@@ -281,7 +281,7 @@ wg_setup_wireguard() {
 			ip netns exec "${CASE_PREFIX[$key]}$role" wg setconf "$ifname" "$d/$role.conf" &&
 			ip -n "${CASE_PREFIX[$key]}$role" addr add "$(wg_tun_addr "$role")/24" dev "$ifname" &&
 			ip -n "${CASE_PREFIX[$key]}$role" link set "$ifname" mtu "$mtu" up || {
-			case_unavailable "$key" "$impl at $role did not come up: $(last_line "$d/$role.log")"
+			case_unavailable "$key" "$impl at $role did not come up: $(log_reason "$d/$role.log")"
 			return
 		}
 	done
@@ -311,14 +311,14 @@ wg_setup_openvpn() {
 			>"$d/$ifname.log" 2>&1 &
 		on_cleanup "kill $!"
 		wait_for 10 ip -n "${CASE_PREFIX[$key]}$role" link show "$ifname" || {
-			case_unavailable "$key" "openvpn at $role made no $ifname: $(last_line "$d/$ifname.log")"
+			case_unavailable "$key" "openvpn at $role made no $ifname: $(log_reason "$d/$ifname.log")"
 			return
 		}
 	done
 	ifname=$(wg_ifname "$key" router)
 	# The TLS handshake first: the tunnel carries nothing until it completes.
 	wait_for 20 ip netns exec "$NS_ROUTER" ping -c 1 -W 1 "$WG_TUN_ISP" || {
-		case_unavailable "$key" "no OpenVPN tunnel: $(last_line "$d/$ifname.log")"
+		case_unavailable "$key" "no OpenVPN tunnel: $(log_reason "$d/$ifname.log")"
 		return
 	}
 	wg_finish "$key" "$ifname" "$mtu"
