@@ -159,7 +159,8 @@ guest_start() {
 # secrets /tmp/TAG-secrets, run dir /tmp/TAG-runA) and as the client on vB in NS_CLIENT
 # (password /tmp/TAG-pass, run dir /tmp/TAG-runB), both with the options given; pings NET.1
 # and saves both statuses (/tmp/TAG-ac.status, /tmp/TAG-client.status). Exit 1 if up failed
-# (the logs' tails printed), 2 if no ping got through.
+# (the logs' tails printed), 2 if no ping got through. PXG_PXP_ENV: VAR=value words both
+# daemons start with (an LD_PRELOAD library under /host).
 guest_pxp_pair_script() {
 	local tag=$1 user=$2 nsa=$3 nsb=$4 net=$5
 	shift 5
@@ -168,11 +169,11 @@ guest_pxp_pair_script() {
 		printf '$user * pw-$tag-$$ *\n' >/tmp/$tag-secrets && chmod 600 /tmp/$tag-secrets
 		printf 'pw-$tag-$$\n' >/tmp/$tag-pass && chmod 600 /tmp/$tag-pass
 		mkdir -p /tmp/$tag-runA /tmp/$tag-runB
-		(PPPOE_XP_RUN_DIR=/tmp/$tag-runA ip netns exec $nsa /host/pppoe-xp server vA \\
+		(${PXG_PXP_ENV:+$PXG_PXP_ENV }PPPOE_XP_RUN_DIR=/tmp/$tag-runA ip netns exec $nsa /host/pppoe-xp server vA \\
 			--local $net.1 --pool $net.0/30 --auth chap --secrets /tmp/$tag-secrets $* \\
 			--foreground >/tmp/$tag-server.log 2>&1 </dev/null &)
 		sleep 1
-		PPPOE_XP_RUN_DIR=/tmp/$tag-runB ip netns exec $nsb /host/pppoe-xp up vB --user $user \\
+		${PXG_PXP_ENV:+$PXG_PXP_ENV }PPPOE_XP_RUN_DIR=/tmp/$tag-runB ip netns exec $nsb /host/pppoe-xp up vB --user $user \\
 			--password-file /tmp/$tag-pass $* >/tmp/$tag-client.log 2>&1 ||
 			{ tail -n 3 /tmp/$tag-client.log /tmp/$tag-server.log; exit 1; }
 		ip netns exec $nsb ping -c 3 -W 3 $net.1 >/dev/null || exit 2

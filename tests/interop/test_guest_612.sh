@@ -37,7 +37,8 @@ name=pxk$$
 netns=pxkn$$
 tap=pxkt$$
 cases=(guest612_boot guest612_kernel guest612_kernel_pppoe guest612_wireguard guest612_netkit
-	guest612_netem guest612_flowtable guest612_pppoe_xp_session guest612_pppoe_xp_netkit
+	guest612_netem guest612_flowtable guest612_pppoe_xp_session guest612_pppoe_xp_no_xdp_meta
+	guest612_pppoe_xp_netkit
 	guest612_pppoe_xp_netkit_crash guest612_pppoe_xp_virtio guest612_pppoe_xp_e1000e
 	guest612_wg_ours_in_guest guest612_wg_kernel_from_us
 	guest612_wg_kernel_from_guest)
@@ -132,6 +133,24 @@ else
 		"^netdev_kind: netkit\$
 ^datapath_halves: rx xdp-pass .*, tx tc (
 ^datapath_mode_reason: auto: veth: netkit measured fastest"
+fi
+
+# The same on a kernel that refuses XDP programs bpf_xdp_adjust_meta (both daemons under
+# tests/netns/no_xdp_meta.so): the netkit row's receive half, xdp-pass, hands the session to
+# tc in the frame's metadata, so it falls back to tc, and so pxp0 to a veth (what the tc
+# receive half decapsulates needs a veth's GRO); the reason says why.
+if [ ! -x "$repo/build/pppoe-xp" ] || [ ! -f "$repo/build/tests/netns/no_xdp_meta.so" ]; then
+	skip guest612_pppoe_xp_no_xdp_meta "no build/pppoe-xp or build/tests/netns/no_xdp_meta.so (run make first)"
+else
+	PXG_PXP_ENV=LD_PRELOAD=/host/tests/netns/no_xdp_meta.so \
+		guest_pxp_auto_case guest612_pppoe_xp_no_xdp_meta "$name" pxk u612 10.78.8 \
+		"tc both ways on a veth (no XDP metadata)" \
+		"^  netdev_kind: veth\$
+^  halves: rx tc .*, tx tc (
+^  mode_reason: auto: veth: netkit measured fastest.*; receive half tc: this kernel refuses bpf_xdp_adjust_meta" \
+		"^netdev_kind: veth\$
+^datapath_halves: rx tc .*, tx tc (
+^datapath_mode_reason: auto: veth: netkit measured fastest.*; receive half tc: this kernel refuses bpf_xdp_adjust_meta"
 fi
 
 # The netkit session netdev: the client's pxp0 a netkit (--netdev netkit) whose primary

@@ -244,6 +244,9 @@ case_() {
 PXP_NO_XSKS_SO=${PXP_NO_XSKS_SO:-$PXP_ROOT/build/tests/netns/no_xsks.so}
 PXP_NO_XSKS_ENV=(LD_PRELOAD="$PXP_NO_XSKS_SO"
 	ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0")
+# A kernel that refuses XDP programs bpf_xdp_adjust_meta, the same way (no_xdp_meta.c).
+PXP_NO_XDP_META_ENV=(LD_PRELOAD="${PXP_NO_XSKS_SO%/*}/no_xdp_meta.so"
+	ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0")
 
 # pid_xskmaps PID: the XSKMAPs of a process, those it holds an fd of and those the BPF
 # programs it holds use (bpftool prog show: map_ids; text, not -j: no jq needed). Prints the number of programs seen,

@@ -457,6 +457,40 @@ test_netdev_auto() {
 	[ "$(netdev_kind)" = veth ] || fail "mode xdp: netdev_kind is '$(netdev_kind)', not veth" || return 1
 }
 
+# A kernel that refuses XDP programs bpf_xdp_adjust_meta (the client under no_xdp_meta.so,
+# on any kernel): the two features that need it are refused at start naming the helper
+# (exit 4 for --rx xdp-pass, exit 2 for --cpus, as a bad option for this kernel), nothing is
+# left behind, and mode xdp comes up and carries traffic (its objects load with the calls
+# pruned). This host has no netkit, so --mode auto never picks xdp-pass here: its fallback
+# is test_guest_612.sh's guest612_pppoe_xp_no_xdp_meta.
+test_no_xdp_meta_kernel() {
+	local rc
+	reset
+	start_server pap --mode tc || return 1
+	CLIENT_ENV=("${PXP_NO_XDP_META_ENV[@]}")
+	client_up --mode tc --rx xdp-pass
+	rc=$?
+	CLIENT_ENV=()
+	[ $rc = 4 ] || fail "up --rx xdp-pass exited $rc, not 4: $(cat "$PXP_TMP/client.out")" || return 1
+	grep -q -- '--rx xdp-pass: this kernel refuses bpf_xdp_adjust_meta' "$PXP_TMP/client.out" ||
+		fail "the refusal does not name the helper: $(cat "$PXP_TMP/client.out")" || return 1
+	! in_ns "$NS_ROUTER" ip link show pxp0 >/dev/null 2>&1 || fail "pxp0 was left behind" || return 1
+	reset
+	start_server pap --mode xdp || return 1
+	CLIENT_ENV=("${PXP_NO_XDP_META_ENV[@]}")
+	client_up --mode xdp --cpus 2
+	rc=$?
+	[ $rc != 0 ] || fail "up --cpus 2 came up on a kernel without XDP metadata" || return 1
+	grep -q 'bpf_xdp_adjust_meta' "$PXP_TMP/client.out" ||
+		fail "up --cpus 2 failed without naming the helper: $(cat "$PXP_TMP/client.out")" || return 1
+	client_up --mode xdp
+	rc=$?
+	CLIENT_ENV=()
+	[ $rc = 0 ] || fail "up --mode xdp exited $rc: $(cat "$PXP_TMP/client.out")" || return 1
+	in_ns "$NS_ROUTER" ping -c 3 -W 2 -i 0.2 100.64.1.1 >/dev/null ||
+		fail "no traffic through the session in mode xdp"
+}
+
 # A kernel without XDP sockets (CONFIG_XDP_SOCKETS off, as OpenWrt's stock kernels; the
 # client runs under no_xsks.so): --mode afxdp is refused at start naming what the kernel
 # lacks (exit 4, EXIT_NO_KERNEL_SUPPORT), leaving nothing behind; --mode xdp comes up (auto would take tc on a veth, which has no XSKMAP anyway), carries traffic, and neither holds nor uses an XSKMAP.
@@ -799,6 +833,7 @@ case_ session/mode_generic test_mode_generic
 case_ session/mode_afxdp test_mode_afxdp
 case_ session/afxdp_cpus test_afxdp_cpus
 case_ session/no_xsk_kernel test_no_xsk_kernel
+case_ session/no_xdp_meta_kernel test_no_xdp_meta_kernel
 case_ session/netdev_netkit test_netdev_netkit
 case_ session/netdev_auto test_netdev_auto
 case_ session/foreground_sigint test_foreground_sigint
