@@ -9,7 +9,7 @@
 # test_guest_612.sh guest612_pppoe_xp_no_xdp_meta).
 all: $(O)/tests/netns/foreign.bpf.o $(O)/tests/netns/no_xsks.so $(O)/tests/netns/no_xdp_meta.so
 
-$(O)/tests/netns/%.so: tests/netns/%.c
+$(O)/tests/netns/%.so: tests/netns/%.c tests/netns/bpf_refuse.h
 	$(call msg,CC,$@)
 	@mkdir -p $(@D)
 	$(Q)$(CC) $(CPPFLAGS) -std=gnu11 $(WARNINGS) $(CFLAGS) -fPIC -shared $(LDFLAGS) $< -ldl -o $@
