@@ -367,7 +367,7 @@ test_vlan() {
 # Both ends in the same mode: a native XDP redirect into a veth whose peer runs only a
 # generic program is dropped by the kernel (see DESIGN.md).
 session_in_mode() { # MODE
-	local mode umem
+	local mode umem cpus
 	reset
 	start_server pap --mode "$1" || return 1
 	client_up --mode "$1" || fail "up --mode $1 failed: $(cat "$PXP_TMP/client.out")" || return 1
@@ -375,12 +375,19 @@ session_in_mode() { # MODE
 	[ "$mode" = "$1" ] || fail "data path mode is '$mode'" || return 1
 	in_ns "$NS_ROUTER" ping -c 3 -W 2 -i 0.2 100.64.1.1 >/dev/null ||
 		fail "no traffic through the session in $1 mode" || return 1
-	# The AF_XDP engine's memory is reported; the other modes hold none.
-	umem=$(client status wan0 --json | python3 -c 'import json, sys; print(json.load(sys.stdin)["datapath"]["umem_bytes"])')
+	# The AF_XDP engine's memory and workers' CPUs (queue q on CPU q by default) are
+	# reported; the other modes have neither.
+	read -r umem cpus < <(client status wan0 --json | python3 -c 'import json, sys
+d = json.load(sys.stdin)["datapath"]
+print(d["umem_bytes"], d["afxdp_cpus"])')
 	if [ "$1" = afxdp ]; then
-		[ "${umem:-0}" -gt 0 ] || fail "status --json reports umem_bytes '$umem' in mode afxdp"
+		[ "${umem:-0}" -gt 0 ] || fail "status --json reports umem_bytes '$umem' in mode afxdp" ||
+			return 1
+		[[ $cpus =~ ^0(,[0-9]+)*$ ]] ||
+			fail "status --json reports afxdp_cpus '$cpus' in mode afxdp, not 0 first"
 	else
-		[ "$umem" = 0 ] || fail "status --json reports umem_bytes '$umem' in mode $1"
+		[ "$umem" = 0 ] && [ "$cpus" = None ] ||
+			fail "status --json reports umem_bytes '$umem', afxdp_cpus '$cpus' in mode $1"
 	fi
 }
 
@@ -596,6 +603,12 @@ test_afxdp_cpus() {
 	got=$(worker_cpus "$(status_get server pid)")
 	[ "$got" = "$all" ] || fail "the AC's worker may run on CPUs '$got', not all ($all)" ||
 		return 1
+	# status says so, as --afxdp-cpus writes it: a CPU a queue, or none.
+	got=$(client status wan0 --json | python3 -c 'import json, sys; print(json.load(sys.stdin)["datapath"]["afxdp_cpus"])')
+	[[ $got =~ ^$last(,$last)*$ ]] || fail "the client's status says afxdp_cpus '$got', not $last" ||
+		return 1
+	got=$(status_get server afxdp_cpus)
+	[ "$got" = none ] || fail "the AC's status says afxdp_cpus '$got', not none" || return 1
 	client down wan0 || fail "down failed" || return 1
 	# A CPU the process may not use fails the start, naming it.
 	client_up --mode afxdp --afxdp-cpus "$((last + 7))" &&

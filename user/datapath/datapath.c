@@ -302,6 +302,11 @@ uint64_t pxp_dp_umem_bytes(const struct pxp_dp *dp)
 	return dp->engine ? engine_umem_bytes(dp->engine) : 0;
 }
 
+const char *pxp_dp_afxdp_cpus(const struct pxp_dp *dp, char *buf, size_t len)
+{
+	return dp && dp->engine ? engine_worker_cpus(dp->engine, buf, len) : NULL;
+}
+
 /* Is the program with this id one of ours (by name)? Returns its fd, or -errno / -ENOENT. */
 static int our_prog_fd(__u32 id, const char *name)
 {

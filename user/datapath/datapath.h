@@ -149,6 +149,12 @@ enum pxp_dp_mode pxp_dp_mode(const struct pxp_dp *dp);
 const char *pxp_dp_mode_reason(const struct pxp_dp *dp);
 /* Bytes of AF_XDP UMEM the data path holds: 0 outside mode afxdp or before a session. */
 uint64_t pxp_dp_umem_bytes(const struct pxp_dp *dp);
+/*
+ * Mode afxdp: the engine workers' CPUs as --afxdp-cpus writes them, in buf (at least
+ * PXP_DP_CPUS_TEXT bytes: a CPU number below 10000 and its comma a queue); else NULL.
+ */
+#define PXP_DP_CPUS_TEXT (PXP_DP_MAX_QUEUES * 5 + 1)
+const char *pxp_dp_afxdp_cpus(const struct pxp_dp *dp, char *buf, size_t len);
 const char *pxp_dp_mode_name(enum pxp_dp_mode mode);
 int pxp_dp_mode_parse(const char *name, enum pxp_dp_mode *mode);
 int pxp_dp_get_stats(struct pxp_dp *dp, struct pxp_dp_stats *st);

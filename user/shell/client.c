@@ -801,7 +801,7 @@ static void status_global6(struct status_writer *w, struct client *c)
 
 static void write_status(struct session_shell *sh, FILE *out, bool json)
 {
-	char halves[64];
+	char halves[64], cpus[PXP_DP_CPUS_TEXT];
 	struct client *c = client_of(sh);
 	struct status_writer w;
 	struct ppp_status st = { 0 };
@@ -866,6 +866,7 @@ static void write_status(struct session_shell *sh, FILE *out, bool json)
 		   c->sh.dp ? pxp_dp_netdev_name(pxp_dp_netdev_kind(c->sh.dp)) : NULL);
 	status_bool(&w, "attached", c->sh.dp != NULL);
 	status_u64(&w, "umem_bytes", c->sh.dp ? pxp_dp_umem_bytes(c->sh.dp) : 0);
+	status_str(&w, "afxdp_cpus", pxp_dp_afxdp_cpus(c->sh.dp, cpus, sizeof(cpus)));
 	if (c->sh.dp && !pxp_dp_get_stats(c->sh.dp, &ds))
 		stats_dp_status(&w, &ds);
 	status_object_end(&w);

@@ -598,7 +598,7 @@ static const char *state_name(struct session_shell *sh)
 
 static void write_status(struct session_shell *sh, FILE *out, bool json)
 {
-	char halves[64];
+	char halves[64], cpus[PXP_DP_CPUS_TEXT];
 	struct server *srv = server_of(sh);
 	uint64_t now = ev_now_ms();
 	struct status_writer w;
@@ -617,6 +617,7 @@ static void write_status(struct session_shell *sh, FILE *out, bool json)
 	status_str(&w, "netdev_kind",
 		   srv->sh.dp ? pxp_dp_netdev_name(pxp_dp_netdev_kind(srv->sh.dp)) : NULL);
 	status_u64(&w, "umem_bytes", srv->sh.dp ? pxp_dp_umem_bytes(srv->sh.dp) : 0);
+	status_str(&w, "afxdp_cpus", pxp_dp_afxdp_cpus(srv->sh.dp, cpus, sizeof(cpus)));
 	status_u64(&w, "uptime_s", (now - srv->started_ms) / 1000);
 	status_u64(&w, "session_count", srv->session_count);
 	status_u64(&w, "sessions_established", srv->sessions_established);

@@ -866,3 +866,20 @@ uint64_t engine_umem_bytes(const struct engine *e)
 		total += e->queues[i].umem_size;
 	return total;
 }
+
+const char *engine_worker_cpus(const struct engine *e, char *buf, size_t len)
+{
+	size_t used = 0;
+	unsigned int i;
+
+	/* --afxdp-cpus none is the only way a worker goes unpinned, and it leaves them all. */
+	if (!e->nr_queues || e->queues[0].cpu < 0) {
+		snprintf(buf, len, "none");
+		return buf;
+	}
+	buf[0] = '\0';
+	for (i = 0; i < e->nr_queues && used < len; i++)
+		used += (size_t)snprintf(buf + used, len - used, "%s%d", i ? "," : "",
+					 e->queues[i].cpu);
+	return buf;
+}

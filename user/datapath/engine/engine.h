@@ -107,5 +107,10 @@ int engine_get_stats(const struct engine *e, struct pxp_dp_stats *st);
 const char *engine_bind_mode(const struct engine *e);
 /* Bytes of UMEM the engine holds (all queues). */
 uint64_t engine_umem_bytes(const struct engine *e);
+/*
+ * The workers' CPUs in queue order as --afxdp-cpus takes them ("0,1"), or "none" when no
+ * worker is pinned; buf is returned.
+ */
+const char *engine_worker_cpus(const struct engine *e, char *buf, size_t len);
 
 #endif
