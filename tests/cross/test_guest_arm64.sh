@@ -171,9 +171,10 @@ session_case() {
 		(runA server vA --local $net.1 --pool $net.0/30 --auth chap --secrets /tmp/pxa-secrets \
 			--mode $mode --foreground >/tmp/pxa-server-$mode.log 2>&1 </dev/null &)
 		for i in \$(seq 50); do [ -e /tmp/pxa-runA/vA.pid ] && break; sleep 0.2; done
-		# up refuses a port without carrier; vB lost it for a while after the AC started in
-		# mode xdp in two clean-clone runs (7 December 2026), so a refusal for that is tried
-		# again, up to 20 s; any other failure ends the case.
+		# vB lost its carrier for a while after the AC started in mode xdp in two clean-clone
+		# runs (7 December 2026). up waits for a carrier as long as its first PADI (5 s) since
+		# 8 December; how long the loss lasted is not known, so a refusal for it is still
+		# tried again, up to 20 s; any other failure ends the case.
 		ok=0
 		for i in \$(seq 20); do
 			runB up vB --user ua64 --password-file /tmp/pxa-pass --mode $mode \

@@ -11,7 +11,7 @@
 #
 # Also what `up` says while nobody answers (a progress line per PADI retry) and --logfile.
 #
-# Cases: not_root, no_such_iface, no_carrier, set_down, persist_link_down, no_sessions,
+# Cases: not_root, no_such_iface, no_carrier, carrier_late, set_down, persist_link_down, no_sessions,
 # no_pado_progress, logfile_unwritable.
 # Name cases as arguments to run only those: test_cli.sh no_carrier
 PXP_NS_PREFIX=pxl$$-
@@ -91,12 +91,13 @@ test_no_such_iface() {
 	no_daemon_left
 }
 
-# link_down_case WHY: up and discover fail at once, exit 8, naming the link.
+# link_down_case WHY: up and discover fail, exit 8, naming the link, within PROMPT_S (a port
+# without carrier is given a first PADI's time, 1 s here, to get one).
 link_down_case() {
 	local why=$1 start
 	start=$SECONDS
-	expect 8 "wan0: link is down ($why" client up wan0 || return 1
-	expect 8 "wan0: link is down ($why" client discover wan0 || return 1
+	expect 8 "wan0: link is down ($why" client up wan0 --padi-timeout 1 || return 1
+	expect 8 "wan0: link is down ($why" client discover wan0 --timeout 1 || return 1
 	[ $((SECONDS - start)) -le $PROMPT_S ] ||
 		fail "took $((SECONDS - start)) s, more than $PROMPT_S" || return 1
 	no_daemon_left
@@ -105,7 +106,28 @@ link_down_case() {
 test_no_carrier() {
 	reset
 	carrier_gone || return 1
-	link_down_case "no carrier"
+	link_down_case "no carrier after 1 s"
+}
+
+# A carrier that comes while up waits for it (a port just set up negotiates its link for a
+# second or more, and pppd would send its first PADI into it): the session comes up.
+test_carrier_late() {
+	local rc
+	reset
+	server server isp0 --local 100.64.1.1 --pool 100.64.1.0/24 --auth none >"$OUT" 2>&1 ||
+		fail "server did not start: $(cat "$OUT")" || return 1
+	carrier_gone || return 1
+	(
+		sleep 1
+		ip -n "$NS_ISP" link set isp0 up
+	) &
+	client up wan0 --padi-timeout 10 >"$OUT" 2>&1
+	rc=$?
+	wait $!
+	[ $rc -eq 0 ] || fail "up exited $rc: $(cat "$OUT")" || return 1
+	grep -qF "wan0: no carrier yet; waiting up to 10 s for one" "$OUT" ||
+		fail "up did not say it waits for the carrier: $(cat "$OUT")" || return 1
+	[ "$(status_get client state)" = up ] || fail "no session: $(client status wan0)"
 }
 
 test_set_down() {
@@ -191,6 +213,7 @@ _veth "$NS_ROUTER" wan0 "$NS_ISP" isp0 || exit 1
 case_ cli/not_root test_not_root
 case_ cli/no_such_iface test_no_such_iface
 case_ cli/no_carrier test_no_carrier
+case_ cli/carrier_late test_carrier_late
 case_ cli/set_down test_set_down
 case_ cli/persist_link_down test_persist_link_down
 case_ cli/no_sessions test_no_sessions

@@ -18,6 +18,7 @@
 #include "control.h"
 #include "daemon.h"
 #include "discover.h"
+#include "discovery.h"
 #include "event_loop.h"
 #include "instance.h"
 #include "log.h"
@@ -86,7 +87,9 @@ static int cmd_up(int argc, char **argv)
 		client_settings_wipe(&o);
 		return PXP_EXIT_OPTION;
 	}
-	err = preflight_iface(o.iface, o.persist ? PREFLIGHT_LINK_WARN : PREFLIGHT_LINK_UP);
+	/* A port without carrier yet gets as long as the first PADI would wait. */
+	err = preflight_iface(o.iface, o.persist ? PREFLIGHT_LINK_WARN : PREFLIGHT_LINK_UP,
+			      o.padi_timeout_ms ? o.padi_timeout_ms : DISC_DEFAULT_TIMEOUT_MS);
 	if (err) {
 		client_settings_wipe(&o);
 		return preflight_exit(err);
@@ -120,7 +123,7 @@ static int cmd_server(int argc, char **argv)
 	pxp_log_set_level(o.common.log_level);
 	if (open_logfile(&o.common))
 		return PXP_EXIT_OPTION;
-	err = preflight_iface(o.iface, PREFLIGHT_LINK_ANY);
+	err = preflight_iface(o.iface, PREFLIGHT_LINK_ANY, 0);
 	if (err)
 		return preflight_exit(err);
 	if (!o.common.foreground) {
@@ -383,7 +386,7 @@ static int cmd_discover(int argc, char **argv)
 
 	if (config_parse_discover(argc, argv, &o))
 		return PXP_EXIT_OPTION;
-	err = preflight_iface(o.iface, PREFLIGHT_LINK_UP);
+	err = preflight_iface(o.iface, PREFLIGHT_LINK_UP, o.timeout_ms);
 	if (err)
 		return preflight_exit(err);
 	err = discover_run(&o, stdout);

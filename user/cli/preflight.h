@@ -17,10 +17,12 @@ enum preflight_link {
 };
 
 /*
- * 0 if IFACE exists and its link is as the command needs. -ENODEV if there is no such
- * interface, -ENETDOWN if its link is down (not up, or no carrier) and must be up; each
- * after logging it.
+ * 0 if IFACE exists and its link is as the command needs. With PREFLIGHT_LINK_UP an
+ * interface that is up without a carrier is given carrier_wait_ms to get one (a port just
+ * set up negotiates its link for a second or more; pppd would send its first PADI into it
+ * and wait as long). -ENODEV if there is no such interface, -ENETDOWN if its link is down
+ * (not up, or no carrier) and must be up; each after logging it.
  */
-int preflight_iface(const char *iface, enum preflight_link need);
+int preflight_iface(const char *iface, enum preflight_link need, unsigned int carrier_wait_ms);
 
 #endif
