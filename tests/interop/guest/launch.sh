@@ -71,14 +71,20 @@ for group in "${nic_groups[@]}"; do
 		exit 2
 		;;
 	esac
-	[[ ${nic_pairs:-} =~ ^[1-9][0-9]?$ ]] && [ $((pair + nic_pairs)) -le 99 ] || {
-		echo "launch.sh: PXG_NIC_PAIRS count '${nic_pairs:-}' is not 1-99 (99 pairs at most)" >&2
+	[[ ${nic_pairs:-} =~ ^[1-9][0-9]?$ ]] && [ $((pair + nic_pairs)) -le 64 ] || {
+		echo "launch.sh: PXG_NIC_PAIRS count '${nic_pairs:-}' is not 1-64 (64 pairs at most)" >&2
 		exit 2
 	}
 	for ((i = 0; i < nic_pairs; i++, pair++)); do
 		for side in 1 2; do
+			# The bus has 32 slots and qemu's own devices take the first few: the pairs'
+			# NICs are the 8 functions of slots 0x10-0x1f, so a case each fits (the
+			# benchmark's --guest-wan gives every guest case a pair).
+			nic=$((2 * pair + side - 1))
+			addr=$(printf 'addr=0x%x.%x' $((0x10 + nic / 8)) $((nic % 8)))
+			[ $((nic % 8)) = 0 ] && addr="$addr,multifunction=on"
 			nic_pair_args+=(-netdev "hubport,id=pair$pair-$side,hubid=$((pair + 1))"
-				-device "$nic_model,netdev=pair$pair-$side,mac=$(printf '52:54:00:7e:%02x:%02x' "$pair" "$side")$nic_opts")
+				-device "$nic_model,netdev=pair$pair-$side,mac=$(printf '52:54:00:7e:%02x:%02x' "$pair" "$side"),$addr$nic_opts")
 		done
 	done
 done
