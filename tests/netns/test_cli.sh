@@ -112,21 +112,20 @@ test_no_carrier() {
 # A carrier that comes while up waits for it (a port just set up negotiates its link for a
 # second or more, and pppd would send its first PADI into it): the session comes up.
 test_carrier_late() {
-	local rc
+	local pid rc
 	reset
 	server server isp0 --local 100.64.1.1 --pool 100.64.1.0/24 --auth none >"$OUT" 2>&1 ||
 		fail "server did not start: $(cat "$OUT")" || return 1
 	carrier_gone || return 1
-	(
-		sleep 1
-		ip -n "$NS_ISP" link set isp0 up
-	) &
-	client up wan0 --padi-timeout 10 >"$OUT" 2>&1
+	client up wan0 --padi-timeout 10 >"$OUT" 2>&1 &
+	pid=$!
+	# The carrier comes back once up has said it waits, however slowly up started.
+	wait_for 10 grep -qF "wan0: no carrier yet; waiting up to 10 s for one" "$OUT" ||
+		fail "up did not say it waits for the carrier: $(cat "$OUT")"
 	rc=$?
-	wait $!
-	[ $rc -eq 0 ] || fail "up exited $rc: $(cat "$OUT")" || return 1
-	grep -qF "wan0: no carrier yet; waiting up to 10 s for one" "$OUT" ||
-		fail "up did not say it waits for the carrier: $(cat "$OUT")" || return 1
+	ip -n "$NS_ISP" link set isp0 up
+	wait "$pid" || fail "up exited $?: $(cat "$OUT")" || return 1
+	[ $rc -eq 0 ] || return 1
 	[ "$(status_get client state)" = up ] || fail "no session: $(client status wan0)"
 }
 
